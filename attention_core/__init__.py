@@ -1,0 +1,21 @@
+"""attention_core: the arithmetic of attention in NumPy, arrays in and arrays out.
+
+It imports NumPy and the standard library only; the app and every test treat it as the
+authority for every number the plates show.
+"""
+
+from .attention import attention, default_scale, scores
+from .geometry import cartesian, polar
+from .lookup import LookupSteps, lookup_steps
+from .softmax import softmax
+
+__all__ = [
+    "attention",
+    "cartesian",
+    "default_scale",
+    "lookup_steps",
+    "LookupSteps",
+    "polar",
+    "scores",
+    "softmax",
+]

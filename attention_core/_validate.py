@@ -1,0 +1,33 @@
+"""Boundary checks shared by the core's public functions.
+
+User input (typed numbers, URL parameters, dragged coordinates) reaches the core through
+these checks, so every failure is a ValueError that names the shapes or values at fault.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def as_float_array(x, name: str, min_ndim: int = 1) -> np.ndarray:
+    """Return `x` as a finite float64 array with at least `min_ndim` dimensions."""
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be numeric, got {type(x).__name__}: {exc}") from None
+    if arr.ndim < min_ndim:
+        raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        bad = arr[~np.isfinite(arr)].ravel()[:3]
+        raise ValueError(f"{name} (shape {arr.shape}) has non-finite entries, e.g. {bad.tolist()}")
+    return arr
+
+
+def as_mask(mask, name: str = "mask") -> np.ndarray:
+    """Return `mask` as a boolean array; only bool (or 0/1 integer) masks are accepted."""
+    arr = np.asarray(mask)
+    if arr.dtype == np.bool_:
+        return arr
+    if np.issubdtype(arr.dtype, np.integer) and np.all((arr == 0) | (arr == 1)):
+        return arr.astype(bool)
+    raise ValueError(f"{name} must be boolean (True = may take part), got dtype {arr.dtype} and shape {arr.shape}")

@@ -1,0 +1,47 @@
+"""`attention-explorable serve | export`: the project's command line (also `python -m app`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="attention-explorable", description="The arithmetic of attention, interactive.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("serve", help="serve the index at / and each plate at /<plate>")
+    s.add_argument("--port", type=int, default=5006)
+    s.add_argument("--address", default="localhost")
+    s.add_argument("--allow-websocket-origin", action="append", default=None, metavar="HOST[:PORT]",
+                   help="origins allowed to open sessions (default: this server's localhost address and port)")
+    s.add_argument("--show", action="store_true", help="open a browser")
+    e = sub.add_parser("export", help="write plates as self-contained offline HTML files")
+    e.add_argument("outdir")
+    e.add_argument("--plate", action="append", default=None, help="plate slug (default: every plate)")
+    args = parser.parse_args(argv)
+
+    if args.command == "serve":
+        from .server import serve
+
+        print(f"serving on http://{args.address}:{args.port}/", flush=True)
+        serve(port=args.port, address=args.address, allow_websocket_origin=args.allow_websocket_origin, show=args.show)
+        return 0
+    if args.command == "export":
+        from . import registry
+        from .export import export_plate, offline_problems
+
+        for slug in args.plate or registry.slugs():
+            try:
+                path = export_plate(slug, args.outdir)
+            except ValueError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
+            left = offline_problems(path.read_text(encoding="utf-8"))
+            note = f" (remote URLs left: {left})" if left else " (no remote requests)"
+            print(f"wrote {path}, {path.stat().st_size / 1e6:.1f} MB{note}")
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""What every plate's view shares: its state, pushing data only when it changed, notebook access."""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from ..state import PlateState
+
+
+def same_data(old: dict, new: dict, tol: float = 1e-12) -> bool:
+    """True when two ColumnDataSource dicts hold the same columns and values (floats to `tol`)."""
+    if old.keys() != new.keys():
+        return False
+    for name, column in new.items():
+        a, b = list(old[name]), list(column)
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            if isinstance(x, (int, float)) and isinstance(y, (int, float)) and not isinstance(x, bool):
+                if abs(float(x) - float(y)) > tol:
+                    return False
+            elif x != y:
+                return False
+    return True
+
+
+def push(source, data: dict, force: bool = False) -> bool:
+    """Replace `source.data` with a new dict (the only change that reaches the browser) if it differs."""
+    if force or not same_data(source.data, data):
+        source.data = data
+        return True
+    return False
+
+
+def set_if_changed(model, attr: str, value, tol: float | None = None) -> None:
+    """Set a model property only when it differs, so no needless message reaches the browser."""
+    old = getattr(model, attr)
+    if tol is not None and isinstance(old, (int, float)) and abs(float(old) - float(value)) <= tol:
+        return
+    if old != value:
+        setattr(model, attr, value)
+
+
+class PlateViewer(pn.viewable.Viewer):
+    """Base of the plates: holds a PlateState and exposes its URL fields as attributes.
+
+    In a notebook `plate.angle = 40` sets the state, and the view follows through the state's
+    watchers. Subclasses set `state_class`, `slug`, `title`, and implement `_build` and `_render`.
+    """
+
+    state_class: type[PlateState] = PlateState
+    slug = ""
+    title = ""
+    summary = ""
+
+    state = param.ClassSelector(class_=PlateState, doc="The plate's state; every URL field lives here.")
+
+    def __init__(self, **params):
+        fields = {k: params.pop(k) for k in list(params) if k in self.state_class.url_fields}
+        if params.get("state") is None:
+            params["state"] = self.state_class(**fields)
+        elif fields:
+            params["state"].param.update(fields)
+        super().__init__(**params)
+        self._build()
+        self._render()
+        self.state.param.watch(lambda *_: self._render(), list(self.state_class.url_fields))
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        for name in getattr(cls.state_class, "url_fields", ()):
+            if not hasattr(cls, name):
+                setattr(cls, name, property(
+                    lambda self, n=name: getattr(self.state, n),
+                    lambda self, v, n=name: setattr(self.state, n, v),
+                    doc=f"The state's {name} (see {cls.state_class.__name__}).",
+                ))
+
+    def _build(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _render(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError

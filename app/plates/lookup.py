@@ -1,0 +1,388 @@
+"""Plate 1, soft lookup (after Vol. IV, Plate 2 "Queries, Keys and Values").
+
+What it teaches: attention is a dictionary lookup that never fails. A query is compared with
+five keys by dot product, a softmax turns the scores into weights that sum to one, and the
+output is the weighted average of the values 10, 20, 30, 40 and 50, which sits between the
+plain average (30) and the hard lookup (the best key's value). Lengthening the query sharpens
+the lookup; the √d_k scale keeps that sharpness from growing with the width.
+
+Open it: `attention-explorable serve` then http://localhost:5006/lookup, or
+`attention-explorable export OUTDIR` for one offline HTML file, or in Jupyter
+`from app.plates.lookup import LookupPlate; LookupPlate()`.
+
+Drag the query or any key (mouse or touch); the live path in app/static/lookup.js recomputes
+at every pointer move with mirror.js, and this module recomputes the same numbers with
+attention_core when the gesture ends (the authority) and keeps the URL in step.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+
+import numpy as np
+import panel as pn
+import param
+from bokeh.events import ButtonClick, Pan, PanEnd, PanStart
+from bokeh.layouts import column as bk_column
+from bokeh.models import (
+    Arrow,
+    Button,
+    CheckboxGroup,
+    ColumnDataSource,
+    CustomJS,
+    DataTable,
+    Div,
+    FactorRange,
+    InlineStyleSheet,
+    LabelSet,
+    NumberFormatter,
+    Range1d,
+    Select,
+    Slider,
+    TableColumn,
+    VeeHead,
+)
+from bokeh.plotting import figure
+
+import attention_core as ac
+
+from ..formatting import fix, pct
+from ..jsassets import custom_js_code
+from ..state import PlateState
+from .base import PlateViewer, push, set_if_changed
+from ..theme import PALETTE, style_figure
+
+# The layout found by app/plates/lookup_layout.py: five keys of length 2, a query of length 1.5
+# at 40°. With plain dot products it prints the plate's 55.1 %, 16.84, 69.0 % and 23.4 %.
+KEY_ANGLES = (0.0, 70.0, 150.0, 225.0, 300.0)
+KEY_LENGTH = 2.0
+DEFAULT_KEYS = ac.cartesian(np.array(KEY_ANGLES), KEY_LENGTH)  # (5, 2)
+VALUES = np.array([10.0, 20.0, 30.0, 40.0, 50.0])  # (5,)
+KEY_NAMES = [f"k{j + 1}" for j in range(len(VALUES))]
+DK_CHOICES = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+MIN_LENGTH, MAX_LENGTH, MAX_COORD = 0.1, 5.0, 5.0
+PLOT_EXTENT = 5.6
+
+
+def width_factor(d_k: int) -> float:
+    """How much a dot product grows when two of d_k entries stand for the whole vector.
+
+    The plate draws two coordinates. Imagine each vector d_k entries wide, the other entries
+    behaving like these two: a sum of d_k products grows like √d_k, so the score at width d_k
+    is q·k · √(d_k / 2). At d_k = 2 it is the plain dot product.
+    """
+    return math.sqrt(d_k / 2)
+
+
+class LookupState(PlateState):
+    """Everything that defines what the soft-lookup plate shows; it round-trips through the URL."""
+
+    angle = param.Number(40.0, bounds=(0.0, 360.0), doc="Direction of the query, degrees counter-clockwise from +x.")
+    length = param.Number(1.5, bounds=(MIN_LENGTH, MAX_LENGTH), doc="Length of the query; longer means a sharper lookup.")
+    d_k = param.Selector(default=2, objects=DK_CHOICES, doc="Width of the imagined query and keys; raw scores grow like √d_k.")
+    scaled = param.Boolean(False, doc="Divide the scores by √d_k before the softmax (scaled dot-product attention).")
+    keys = param.Array(DEFAULT_KEYS.copy(), doc="The five keys' 2D coordinates, shape (5, 2), each within ±5.")
+
+    url_fields = ("angle", "length", "d_k", "scaled", "keys")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.keys = clean_keys(self.keys)
+
+    # --- derived numbers -----------------------------------------------------------------
+    @property
+    def query(self) -> np.ndarray:
+        return ac.cartesian(self.angle % 360.0, self.length)  # (2,)
+
+    @property
+    def scale(self) -> float:
+        return ac.default_scale(self.d_k) if self.scaled else 1.0
+
+    def steps(self) -> ac.LookupSteps:
+        """attention_core's record of this lookup (the numbers the plate shows)."""
+        q = self.query * width_factor(self.d_k)  # (2,) the query as seen at width d_k
+        return ac.lookup_steps(q, self.keys, VALUES, scale=self.scale)
+
+    def set_query_xy(self, x: float, y: float) -> None:
+        """Point the query at (x, y), clamping its length to the slider's range."""
+        angle, length = ac.polar(np.array([x, y], dtype=float))
+        self.param.update(angle=float(angle), length=float(np.clip(length, MIN_LENGTH, MAX_LENGTH)))
+
+    def reset(self) -> None:
+        super().reset()
+        self.keys = DEFAULT_KEYS.copy()
+
+    # --- URL -----------------------------------------------------------------------------
+    def url_value(self, name: str) -> str:
+        if name == "keys":
+            return ";".join(f"{x:.6g},{y:.6g}" for x, y in self.keys)
+        return super().url_value(name)
+
+    def parse_url_value(self, name: str, text: str):
+        if name == "keys":
+            rows = [r for r in text.split(";")]
+            if len(rows) != len(VALUES):
+                raise ValueError(f"expected {len(VALUES)} points 'x,y' separated by ';'")
+            pts = []
+            for r in rows:
+                xy = r.split(",")
+                if len(xy) != 2:
+                    raise ValueError("each key is 'x,y'")
+                pts.append([float(xy[0]), float(xy[1])])
+            arr = np.array(pts)  # (5, 2)
+            if not np.all(np.isfinite(arr)):
+                raise ValueError("not finite")
+            return clean_keys(arr)
+        return super().parse_url_value(name, text)
+
+    def _was_clamped(self, name, text, value) -> bool:
+        if name == "keys":
+            return False
+        return super()._was_clamped(name, text, value)
+
+
+def clean_keys(keys) -> np.ndarray:
+    """Keys as a (5, 2) float array within ±MAX_COORD; raises ValueError naming the shape otherwise."""
+    arr = np.asarray(keys, dtype=float)  # (5, 2)
+    if arr.shape != (len(VALUES), 2):
+        raise ValueError(f"the lookup plate needs keys of shape (5, 2), got {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("keys must be finite")
+    return np.clip(arr, -MAX_COORD, MAX_COORD)  # (5, 2)
+
+
+READOUT_CSS = """
+.ae-readout { display: flex; flex-direction: column; gap: 2px; font-family: system-ui, sans-serif; }
+.ae-big { font-size: 22px; font-weight: 700; color: #1f2328; }
+.ae-sub { color: #57606a; font-size: 14px; }
+"""
+
+
+def readout_html(output: float, hard: float, hard_key: int) -> str:
+    """The output line under the plot; lookup.js's readout_html writes the same text."""
+    return (
+        "<div class='ae-readout' role='status'><span class='ae-big'>output = " + fix(output, 2)
+        + "</span><span class='ae-sub'>hard lookup: " + fix(hard, 0) + f" (k{hard_key + 1})"
+        + " · plain average: 30</span></div>"
+    )
+
+
+def keys_data(keys: np.ndarray) -> dict:
+    return {"x": keys[:, 0].tolist(), "y": keys[:, 1].tolist(), "value": VALUES.tolist(),
+            "name": [f"{n} · {v:g}" for n, v in zip(KEY_NAMES, VALUES)]}
+
+
+class LookupPlate(PlateViewer):
+    """The soft-lookup plate: five 2D keys, a query to turn and lengthen, weight bars and the output."""
+
+    state_class = LookupState
+    slug = "lookup"
+    title = "Soft lookup"
+    summary = "A query compared with five keys: softmax weights and a blend of the values, live as you drag."
+
+    # --- the view ------------------------------------------------------------------------
+    def _build(self) -> None:
+        s = self.state
+        q = s.query
+        self.query_src = ColumnDataSource({"x": [float(q[0])], "y": [float(q[1])]}, name="query")
+        self.keys_src = ColumnDataSource(keys_data(s.keys), name="keys")
+        zeros = [0.0] * len(VALUES)
+        self.weights_src = ColumnDataSource(
+            {"key": KEY_NAMES, "value": VALUES.tolist(), "weight": zeros, "pct": [""] * 5,
+             "score": zeros, "scaled": zeros, "weighted": zeros},
+            name="weights",
+        )
+        self.output_src = ColumnDataSource({"value": [0.0], "label": [""]}, name="output")
+        self.refs_src = ColumnDataSource({"x": [0.0], "label": [""]}, name="hard_lookup")
+
+        # Left: the query and keys as arrows from the origin.
+        p = figure(
+            name="vectors", width=460, height=460, x_range=Range1d(-PLOT_EXTENT, PLOT_EXTENT),
+            y_range=Range1d(-PLOT_EXTENT, PLOT_EXTENT), tools="", toolbar_location=None,
+            title="Drag the query (◆) or a key (●)",
+        )
+        style_figure(p)
+        p.xaxis.axis_label, p.yaxis.axis_label = "x", "y"
+        p.add_layout(Arrow(end=VeeHead(size=10, fill_color=PALETTE["keys"], line_color=PALETTE["keys"]),
+                           x_start=0, y_start=0, x_end="x", y_end="y", source=self.keys_src,
+                           line_color=PALETTE["keys"], line_width=3))
+        p.scatter("x", "y", source=self.keys_src, size=16, marker="circle", fill_color=PALETTE["keys"],
+                  line_color="white", line_width=2)
+        p.add_layout(LabelSet(x="x", y="y", text="name", source=self.keys_src, x_offset=9, y_offset=6,
+                              text_font_size="12pt", text_color=PALETTE["keys"], text_font_style="bold"))
+        p.add_layout(Arrow(end=VeeHead(size=12, fill_color=PALETTE["query"], line_color=PALETTE["query"]),
+                           x_start=0, y_start=0, x_end="x", y_end="y", source=self.query_src,
+                           line_color=PALETTE["query"], line_width=4))
+        p.scatter("x", "y", source=self.query_src, size=22, marker="diamond", fill_color=PALETTE["query"],
+                  line_color="white", line_width=2)
+        p.add_layout(LabelSet(x="x", y="y", text={"value": "q"}, source=self.query_src, x_offset=10, y_offset=-22,
+                              text_font_size="13pt", text_color=PALETTE["query"], text_font_style="bold"))
+        self.plot = p
+
+        # Right: the weights as bars, with their percentages.
+        b = figure(name="bars", width=440, height=250, x_range=FactorRange(*KEY_NAMES), y_range=Range1d(0, 1.12),
+                   tools="", toolbar_location=None, title="Weight of each key (sums to 1)")
+        style_figure(b)
+        b.vbar(x="key", top="weight", width=0.7, source=self.weights_src, fill_color=PALETTE["weights"],
+               line_color=PALETTE["ink"])
+        b.add_layout(LabelSet(x="key", y="weight", text="pct", source=self.weights_src, text_align="center",
+                              y_offset=4, text_font_size="11pt", text_color=PALETTE["ink"]))
+        b.yaxis.axis_label = "weight"
+        b.xaxis.major_label_overrides = {n: f"{n} (value {v:g})" for n, v in zip(KEY_NAMES, VALUES)}
+
+        # Below the bars: where the output sits among the values.
+        sc = figure(name="scale", width=440, height=140, x_range=Range1d(5, 55), y_range=Range1d(-2.2, 1.6),
+                    tools="", toolbar_location=None, title="The output among the values")
+        style_figure(sc)
+        sc.yaxis.visible = False
+        sc.ygrid.visible = False
+        sc.xaxis.ticker = VALUES.tolist()
+        sc.scatter(VALUES.tolist(), [0] * 5, size=9, marker="circle", color=PALETTE["values"], legend_label="values")
+        sc.scatter(x=[30.0], y=[0], size=14, marker="triangle", fill_color="white", line_color=PALETTE["muted"],
+                         line_width=2, legend_label="plain average")
+        sc.scatter("x", 0, source=self.refs_src, size=14, marker="square", fill_color="white",
+                          line_color=PALETTE["ink"], line_width=2, legend_label="hard lookup")
+        sc.scatter("value", 0, source=self.output_src, size=20, marker="diamond", fill_color=PALETTE["output"],
+                   line_color=PALETTE["ink"], line_width=1.5, legend_label="output")
+        sc.add_layout(LabelSet(x="value", y=0, text="label", source=self.output_src, y_offset=13, text_align="center",
+                               text_font_size="11pt", text_font_style="bold", text_color=PALETTE["ink"]))
+        sc.legend.orientation = "horizontal"
+        sc.legend.location = "bottom_center"
+        sc.legend.label_text_font_size = "9pt"
+        sc.legend.background_fill_alpha = 0.8
+        sc.legend.border_line_color = None
+
+        # Controls.
+        self.angle_w = Slider(name="angle", title="Query angle (°)", start=0, end=360, step=1, value=s.angle,
+                              format="0[.]0", width=440)
+        self.length_w = Slider(name="length", title="Query length", start=MIN_LENGTH, end=MAX_LENGTH, step=0.05,
+                               value=s.length, format="0[.]00", width=440)
+        self.dk_w = Select(name="d_k", title="Width d_k", value=str(s.d_k), options=[str(d) for d in DK_CHOICES],
+                           width=110)
+        self.scaled_w = CheckboxGroup(name="scaled", labels=["Divide scores by √d_k"], active=[0] if s.scaled else [],
+                                      width=200, margin=(28, 5, 5, 15))
+        self.reset_w = Button(name="reset", label="Reset", width=90, margin=(24, 5, 5, 5))
+        self.readout = Div(name="readout", text="", width=440, stylesheets=[InlineStyleSheet(css=READOUT_CSS)])
+        self.table = DataTable(
+            name="table", source=self.weights_src, height=160, width=440, index_position=None,
+            columns=[
+                TableColumn(field="key", title="key"),
+                TableColumn(field="value", title="value", formatter=NumberFormatter(format="0")),
+                TableColumn(field="score", title="raw score", formatter=NumberFormatter(format="0.000")),
+                TableColumn(field="scaled", title="into softmax", formatter=NumberFormatter(format="0.000")),
+                TableColumn(field="weight", title="weight", formatter=NumberFormatter(format="0.0000")),
+                TableColumn(field="weighted", title="weight × value", formatter=NumberFormatter(format="0.000")),
+            ],
+        )
+
+        defaults = {"angle": LookupState.param.angle.default, "length": LookupState.param.length.default,
+                    "d_k": LookupState.param.d_k.default, "scaled": LookupState.param.scaled.default,
+                    "keys_x": DEFAULT_KEYS[:, 0].tolist(), "keys_y": DEFAULT_KEYS[:, 1].tolist()}
+        models = {"defaults": defaults, "query": self.query_src, "keys": self.keys_src, "weights": self.weights_src,
+                  "output": self.output_src, "refs": self.refs_src, "plot": p, "angle": self.angle_w,
+                  "length": self.length_w, "dk": self.dk_w, "scaled": self.scaled_w, "readout": self.readout}
+
+        def js(call: str, **extra) -> CustomJS:
+            return CustomJS(args={**models, **extra}, code=custom_js_code("lookup.js", call, [*models, *extra]))
+
+        p.js_on_event(PanStart, js("LookupLive.on_pan_start(a, cb_obj);"))
+        p.js_on_event(Pan, js("LookupLive.on_pan(a, cb_obj);"))
+        p.js_on_event(PanEnd, js("LookupLive.on_pan_end(a, cb_obj);"))
+        on_slider = js("LookupLive.on_angle_or_length(a);")
+        self.angle_w.js_on_change("value", on_slider)
+        self.length_w.js_on_change("value", on_slider)
+        recompute = js("LookupLive.recompute(a);")
+        self.dk_w.js_on_change("value", recompute)
+        self.scaled_w.js_on_change("active", recompute)
+        self.reset_w.js_on_event(ButtonClick, js("LookupLive.on_reset(a, defaults);"))
+
+        # Python follows what a served page sends; `via` says where the query's position is read.
+        for model, attr, via in [(self.angle_w, "value", "widgets"), (self.length_w, "value", "widgets"),
+                                 (self.dk_w, "value", "widgets"), (self.scaled_w, "active", "widgets"),
+                                 (self.keys_src, "data", "widgets"), (self.query_src, "data", "query"),
+                                 (p, "tags", "query")]:
+            model.on_change(attr, partial(self._from_browser, via))
+
+        self._layout = pn.Row(
+            pn.pane.Bokeh(p),
+            pn.Column(
+                pn.pane.Bokeh(b), pn.pane.Bokeh(sc), pn.pane.Bokeh(self.readout),
+                pn.pane.Bokeh(bk_column(self.angle_w, self.length_w)),
+                pn.Row(pn.pane.Bokeh(self.dk_w), pn.pane.Bokeh(self.scaled_w), pn.pane.Bokeh(self.reset_w)),
+                pn.pane.Bokeh(self.table),
+            ),
+        )
+
+    # --- browser -> state ----------------------------------------------------------------
+    def _from_browser(self, via: str, attr, old, new) -> None:
+        """Fold what the browser sent into the state, which clamps and validates it."""
+        if getattr(self, "_rendering", False) or "busy" in (self.plot.tags or []):
+            return  # our own echo, or a gesture in progress (the browser leads until it ends)
+        try:
+            keys = clean_keys(np.column_stack([self.keys_src.data["x"], self.keys_src.data["y"]]))  # (5, 2)
+            if via == "query":
+                angle, length = ac.polar(np.array([self.query_src.data["x"][0], self.query_src.data["y"][0]]))
+            else:
+                angle, length = float(self.angle_w.value), float(self.length_w.value)
+            if not (math.isfinite(angle) and math.isfinite(length)):
+                raise ValueError("non-finite query")
+            d_k = int(self.dk_w.value)
+            if d_k not in DK_CHOICES:
+                raise ValueError(f"d_k {d_k} is not one of {DK_CHOICES}")
+        except (KeyError, IndexError, TypeError, ValueError):
+            self._render(force=True)  # put the browser back to the last good state
+            return
+        self.state.param.update(
+            keys=keys, d_k=d_k, scaled=0 in (self.scaled_w.active or []),
+            angle=float(angle) % 360.0, length=float(np.clip(length, MIN_LENGTH, MAX_LENGTH)),
+        )
+        self._render()
+
+    # --- state -> view -------------------------------------------------------------------
+    def _render(self, force: bool = False) -> None:
+        """Recompute with attention_core and push what differs to the browser."""
+        s = self.state
+        st = s.steps()
+        q = s.query
+        hard = float(VALUES[st.winner])
+        self._rendering = True
+        try:
+            push(self.query_src, {"x": [float(q[0])], "y": [float(q[1])]}, force)
+            push(self.keys_src, keys_data(s.keys), force)
+            push(self.weights_src, {
+                "key": KEY_NAMES, "value": VALUES.tolist(), "weight": st.weight.tolist(),
+                "pct": [pct(w) for w in st.weight], "score": st.score.tolist(),
+                "scaled": st.scaled.tolist(), "weighted": st.weighted.tolist()}, force)
+            push(self.output_src, {"value": [float(st.output)], "label": [f"output {fix(float(st.output), 2)}"]}, force)
+            push(self.refs_src, {"x": [hard], "label": [f"hard lookup {fix(hard, 0)}"]}, force)
+            set_if_changed(self.angle_w, "value", s.angle, tol=1e-9)
+            set_if_changed(self.length_w, "value", s.length, tol=1e-9)
+            set_if_changed(self.dk_w, "value", str(s.d_k))
+            set_if_changed(self.scaled_w, "active", [0] if s.scaled else [])
+            set_if_changed(self.readout, "text", readout_html(float(st.output), hard, st.winner))
+        finally:
+            self._rendering = False
+
+    def __panel__(self):
+        return self._layout
+
+
+LookupPlate.explanation = """
+A Python dictionary hands back the one value whose key equals the query, and fails otherwise.
+Attention never fails: it scores the query against **every** key with a dot product, turns the
+scores into weights with a softmax (each weight positive, all of them adding to 1), and returns
+the weighted average of the values.
+
+Here the five keys carry the values 10, 20, 30, 40 and 50. With the query at 40°, between
+k1 and k2, key k2 wins 55.1 % of the weight and the output is 16.84: mostly k2's 20, with
+some of every other value mixed in. Drag the query longer and the scores spread apart, so
+the softmax picks more decisively (69.0 % at length 4); make it short and every key gets about
+a fifth (23.4 % at most at length 0.1), pulling the output toward the plain average, 30.
+
+**Width and scale.** The picture shows two coordinates of vectors that, in a real model, have
+d_k entries. A dot product adds d_k products, so its typical size grows like √d_k; the plate
+multiplies q·k by √(d_k / 2) to show that growth (at d_k = 2 the score is the plain dot
+product). Raise d_k with scaling off and the lookup hardens toward a one-hot choice. Tick
+*Divide scores by √d_k* and the growth cancels: the weights stay the same at every width.
+"""

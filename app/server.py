@@ -1,0 +1,31 @@
+"""Serve the index at / and every plate at /<slug> with one Panel server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import panel as pn
+
+from . import registry
+from .page import index_page, plate_page, session_args
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+
+def routes() -> dict:
+    """Route -> callable; a callable per route gives every session its own plate and state."""
+    out = {"/": lambda: index_page()}
+    for slug in registry.slugs():
+        out[f"/{slug}"] = (lambda s=slug: plate_page(s, session_args()))
+    return out
+
+
+def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: list[str] | None = None,
+          show: bool = False, **kw):
+    """Start the server (blocking). Origins default to this server's own address and port only."""
+    origins = allow_websocket_origin or [f"localhost:{port}", f"127.0.0.1:{port}"]
+    static = {"assets": str(ASSETS)} if ASSETS.is_dir() else {}
+    return pn.serve(
+        routes(), port=port, address=address, websocket_origin=origins, show=show, title="Attention explorable",
+        static_dirs=static, liveness=True, unused_session_lifetime=15000, check_unused_sessions=5000, **kw,
+    )

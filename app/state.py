@@ -1,0 +1,127 @@
+"""The base of every plate's state: a param.Parameterized whose URL fields round-trip through the address.
+
+Each plate lists the parameters that belong in a link in `url_fields`. `to_url()` writes them
+(only those that differ from the default, so a fresh plate has a clean address), and
+`apply_url()` reads them back forgivingly: an unknown name is ignored, a value out of bounds
+is clamped, a value that cannot be read is ignored, and each of these returns a short notice
+for the page to show. Nothing a URL says can make the state invalid.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import param
+
+MAX_URL_VALUE = 200  # characters; longer values are ignored unread
+
+
+class PlateState(param.Parameterized):
+    """Common behaviour of the plates' states (subclasses declare the parameters)."""
+
+    url_fields: tuple[str, ...] = ()
+
+    def reset(self) -> None:
+        """Every URL field back to its default."""
+        self.param.update({n: self.param[n].default for n in self.url_fields})
+
+    # --- writing -------------------------------------------------------------------------
+    def url_value(self, name: str) -> str:
+        v = getattr(self, name)
+        p = self.param[name]
+        if isinstance(p, param.Boolean):
+            return "1" if v else "0"
+        if isinstance(p, param.Number) and not isinstance(p, param.Integer):
+            return f"{v:.6g}"
+        return str(v)
+
+    def to_url(self) -> dict[str, str]:
+        """The URL fields that differ from their defaults, as strings."""
+        out = {}
+        for name in self.url_fields:
+            value = self.url_value(name)
+            if value != self._default_url_value(name):
+                out[name] = value
+        return out
+
+    def _default_url_value(self, name: str) -> str:
+        current = getattr(self, name)
+        try:
+            with param.parameterized.discard_events(self):
+                setattr(self, name, self.param[name].default)
+                return self.url_value(name)
+        finally:
+            with param.parameterized.discard_events(self):
+                setattr(self, name, current)
+
+    # --- reading -------------------------------------------------------------------------
+    def parse_url_value(self, name: str, text: str):
+        """Turn `text` into a valid value for `name`; raise ValueError with a reason if it can't be."""
+        p = self.param[name]
+        if isinstance(p, param.Boolean):
+            t = text.strip().lower()
+            if t in ("1", "true", "yes", "on"):
+                return True
+            if t in ("0", "false", "no", "off"):
+                return False
+            raise ValueError("expected 0 or 1")
+        if isinstance(p, param.Selector):
+            for obj in p.objects:
+                if str(obj) == text.strip():
+                    return obj
+            raise ValueError("expected one of " + ", ".join(map(str, p.objects)))
+        if isinstance(p, param.Number):
+            x = float(text)
+            if not math.isfinite(x):
+                raise ValueError("not a finite number")
+            lo, hi = p.bounds or (None, None)
+            if lo is not None and x < lo:
+                x = lo
+            if hi is not None and x > hi:
+                x = hi
+            return int(round(x)) if isinstance(p, param.Integer) else x
+        raise ValueError("this field cannot be set from a link")
+
+    def apply_url(self, args: Mapping[str, str]) -> list[str]:
+        """Set the URL fields found in `args`; return a notice for each one ignored or clamped."""
+        notices: list[str] = []
+        updates = {}
+        for name, text in args.items():
+            if name not in self.url_fields:
+                if name not in ("embed", "theme", "hide"):
+                    notices.append(f"ignored unknown setting '{_short(name)}'")
+                continue
+            if len(text) > MAX_URL_VALUE:
+                notices.append(f"ignored '{name}': value too long")
+                continue
+            try:
+                value = self.parse_url_value(name, text)
+            except (ValueError, TypeError, OverflowError) as exc:
+                notices.append(f"ignored '{name}={_short(text)}': {exc}")
+                continue
+            if self._was_clamped(name, text, value):
+                notices.append(f"'{name}' set to {self._show(value)}, the nearest allowed value")
+            updates[name] = value
+        if updates:
+            self.param.update(updates)
+        return notices
+
+    def _was_clamped(self, name: str, text: str, value) -> bool:
+        p = self.param[name]
+        if isinstance(p, param.Number) and not isinstance(p, param.Boolean):
+            try:
+                return abs(float(text) - float(value)) > 1e-9
+            except ValueError:
+                return False
+        return False
+
+    @staticmethod
+    def _show(value) -> str:
+        return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def _short(text: str, n: int = 24) -> str:
+    """`text` cut to n characters for a notice (notices are shown as text, never as HTML)."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return text if len(text) <= n else text[: n - 1] + "…"

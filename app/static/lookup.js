@@ -1,0 +1,187 @@
+// lookup.js: the soft-lookup plate's live path. Pointer moves and widget changes are computed
+// here with AttentionMirror (mirror.js) and written into the plate's sources in place, so the
+// bars and numbers follow the hand at every move; Python recomputes the same numbers with
+// attention_core when a gesture ends and replaces the sources (the authority).
+// Needs mirror.js loaded first. `a` holds the plate's Bokeh models by name (see lookup.py).
+var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) || (function () {
+  "use strict";
+  var M = AttentionMirror;
+  var LIMITS = { min_length: 0.1, max_length: 5, max_coord: 5, hit_px: 24 };
+  var drags = {};  // plot id -> {target: "query" | key index}
+
+  function width_factor(d_k) { return Math.sqrt(d_k / 2); }
+  function pct(w) { return (100 * w).toFixed(1) + "%"; }
+  function fix(x, d) { var s = x.toFixed(d); return s === "-" + (0).toFixed(d) ? (0).toFixed(d) : s; }
+
+  function settings(a) {
+    var d_k = Number(a.dk.value);
+    var scaled = a.scaled.active.indexOf(0) >= 0;
+    return { d_k: d_k, scaled: scaled, scale: scaled ? M.default_scale(d_k) : 1.0 };
+  }
+
+  function steps(a) {
+    var kd = a.keys.data, st = settings(a), f = width_factor(st.d_k);
+    var q = [a.query.data.x[0] * f, a.query.data.y[0] * f];  // the query as seen at width d_k
+    var K = kd.x.map(function (x, j) { return [x, kd.y[j]]; });
+    return M.lookup_steps(q, K, Array.from(kd.value), st.scale);
+  }
+
+  function readout_html(out, hard, hard_key) {
+    return "<div class='ae-readout' role='status'><span class='ae-big'>output = " + fix(out, 2) +
+      "</span><span class='ae-sub'>hard lookup: " + fix(hard, 0) + " (k" + (hard_key + 1) +
+      ") · plain average: 30</span></div>";
+  }
+
+  // Recompute every number of the plate from the sources and widgets, in place.
+  function recompute(a) {
+    if (a.defaults) write_url(a, a.defaults);
+    var s = steps(a), w = a.weights.data, kd = a.keys.data;
+    for (var j = 0; j < s.weight.length; j++) {
+      w.weight[j] = s.weight[j];
+      w.pct[j] = pct(s.weight[j]);
+      w.score[j] = s.score[j];
+      w.scaled[j] = s.scaled[j];
+      w.weighted[j] = s.weighted[j];
+    }
+    a.weights.change.emit();
+    var o = a.output.data;
+    o.value[0] = s.output;
+    o.label[0] = "output " + fix(s.output, 2);
+    a.output.change.emit();
+    var r = a.refs.data, hard = kd.value[s.winner];
+    r.x[0] = hard;
+    r.label[0] = "hard lookup " + fix(hard, 0);
+    a.refs.change.emit();
+    quiet(a.readout, { text: readout_html(s.output, hard, s.winner) });
+    return s;
+  }
+
+  // Set model properties in this browser only: the live path never talks to the server.
+  function quiet(model, props) { model.setv(props, { sync: false }); }
+  // Set them and send them even when this browser already holds the same values (the live
+  // path changed them quietly); this is how a finished gesture reaches Python.
+  function send(model, props) { model.setv(props, { check_eq: false }); }
+
+  function set_query_polar(a, angle, length) {
+    var p = M.cartesian(angle, length), d = a.query.data;
+    d.x[0] = p[0]; d.y[0] = p[1];
+    a.query.change.emit();
+  }
+
+  function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
+
+  function on_pan_start(a, ev) {
+    var px = (a.plot.x_range.end - a.plot.x_range.start) / Math.max(1, a.plot.inner_width);  // data units per pixel
+    var py = (a.plot.y_range.end - a.plot.y_range.start) / Math.max(1, a.plot.inner_height);
+    function dist(x, y) { return Math.hypot((x - ev.x) / px, (y - ev.y) / py); }
+    var best = null, best_d = LIMITS.hit_px;
+    var kd = a.keys.data;
+    for (var j = 0; j < kd.x.length; j++) {
+      var dk = dist(kd.x[j], kd.y[j]);
+      if (dk < best_d) { best = j; best_d = dk; }
+    }
+    // The query is drawn on top, so it wins a near tie.
+    var dq = dist(a.query.data.x[0], a.query.data.y[0]);
+    if (dq < LIMITS.hit_px && dq <= best_d + 4) best = "query";
+    if (best === null) return;
+    drags[a.plot.id] = { target: best };
+    a.plot.tags = ["busy"];  // Python lets the browser lead until the gesture ends
+  }
+
+  function on_pan(a, ev) {
+    var d = drags[a.plot.id];
+    if (!d) return;
+    if (d.target === "query") {
+      var pol = M.polar(ev.x, ev.y);
+      var length = clamp(pol[1], LIMITS.min_length, LIMITS.max_length);
+      set_query_polar(a, pol[0], length);
+      quiet(a.angle, { value: pol[0] });
+      quiet(a.length, { value: length });
+    } else {
+      var kd = a.keys.data;
+      kd.x[d.target] = clamp(ev.x, -LIMITS.max_coord, LIMITS.max_coord);
+      kd.y[d.target] = clamp(ev.y, -LIMITS.max_coord, LIMITS.max_coord);
+      a.keys.change.emit();
+    }
+    recompute(a);
+  }
+
+  // Send the browser's state to Python in one batch that Python folds in at the end ("busy" off).
+  function commit(a) {
+    var kd = a.keys.data;
+    send(a.keys, { data: { x: Array.from(kd.x), y: Array.from(kd.y), value: Array.from(kd.value), name: Array.from(kd.name) } });
+    send(a.query, { data: { x: [a.query.data.x[0]], y: [a.query.data.y[0]] } });
+    send(a.angle, { value: a.angle.value });
+    send(a.length, { value: a.length.value });
+    a.plot.tags = [];
+  }
+
+  function on_pan_end(a, ev) {
+    if (!drags[a.plot.id]) return;
+    commit(a);
+    delete drags[a.plot.id];
+  }
+
+  function is_dragging(a) { return drags[a.plot.id] !== undefined; }
+
+  function on_angle_or_length(a) {
+    if (is_dragging(a)) return;  // the drag already placed the query
+    set_query_polar(a, a.angle.value, a.length.value);
+    recompute(a);
+  }
+
+  function on_reset(a, defaults) {
+    drags[a.plot.id] = { target: "reset" };
+    a.plot.tags = ["busy"];
+    var kd = a.keys.data;
+    for (var j = 0; j < kd.x.length; j++) { kd.x[j] = defaults.keys_x[j]; kd.y[j] = defaults.keys_y[j]; }
+    a.keys.change.emit();
+    a.dk.value = String(defaults.d_k);
+    a.scaled.active = defaults.scaled ? [0] : [];
+    quiet(a.angle, { value: defaults.angle });
+    quiet(a.length, { value: defaults.length });
+    set_query_polar(a, defaults.angle, defaults.length);
+    recompute(a);
+    commit(a);
+    delete drags[a.plot.id];
+  }
+
+  // The address bar follows the plate (replaceState, so the history does not fill up); the
+  // names and formats are LookupState.to_url()'s, and fields at their defaults are left out.
+  var url_timer = null;
+  function g6(x) { return String(Number(x.toPrecision(6))); }
+  function url_fields(a, defaults) {
+    var kd = a.keys.data, st = settings(a), out = {};
+    var keys = kd.x.map(function (x, j) { return g6(x) + "," + g6(kd.y[j]); }).join(";");
+    var dkeys = defaults.keys_x.map(function (x, j) { return g6(x) + "," + g6(defaults.keys_y[j]); }).join(";");
+    if (g6(a.angle.value) !== g6(defaults.angle)) out.angle = g6(a.angle.value);
+    if (g6(a.length.value) !== g6(defaults.length)) out.length = g6(a.length.value);
+    if (st.d_k !== defaults.d_k) out.d_k = String(st.d_k);
+    if (st.scaled !== defaults.scaled) out.scaled = st.scaled ? "1" : "0";
+    if (keys !== dkeys) out.keys = keys;
+    return out;
+  }
+  function write_url(a, defaults) {
+    if (typeof window === "undefined" || !window.history) return;
+    clearTimeout(url_timer);
+    url_timer = setTimeout(function () {
+      try {
+        var params = new URLSearchParams(window.location.search);
+        ["angle", "length", "d_k", "scaled", "keys"].forEach(function (k) { params.delete(k); });
+        var f = url_fields(a, defaults);
+        Object.keys(f).forEach(function (k) { params.set(k, f[k]); });
+        var qs = params.toString();
+        window.history.replaceState(window.history.state, "", window.location.pathname + (qs ? "?" + qs : "") + window.location.hash);
+      } catch (err) { /* an iframe's srcdoc or a sandbox may refuse; the plate works without it */ }
+    }, 250);
+  }
+
+  var api = {
+    LIMITS: LIMITS, width_factor: width_factor, pct: pct, fix: fix, steps: steps, recompute: recompute,
+    readout_html: readout_html, on_pan_start: on_pan_start, on_pan: on_pan, on_pan_end: on_pan_end,
+    on_angle_or_length: on_angle_or_length, on_reset: on_reset, url_fields: url_fields, write_url: write_url,
+  };
+  if (typeof globalThis !== "undefined") globalThis.LookupLive = api;
+  return api;
+})();
+if (typeof module !== "undefined" && module.exports) module.exports = LookupLive;

@@ -9,6 +9,12 @@ from .geometry import cartesian, polar
 from .lookup import LookupSteps, lookup_steps
 from .softmax import softmax
 
+# core: worked
+# core: scaling
+# core: self-attention
+# core: masking
+# core: multi-head
+
 __all__ = [
     "attention",
     "cartesian",

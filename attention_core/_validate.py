@@ -12,8 +12,13 @@ import numpy as np
 def as_float_array(x, name: str, min_ndim: int = 1) -> np.ndarray:
     """Return `x` as a finite float64 array with at least `min_ndim` dimensions."""
     try:
-        arr = np.asarray(x, dtype=np.float64)
+        raw = np.asarray(x)
+        if np.iscomplexobj(raw):
+            raise ValueError(f"{name} must be real, got complex entries (shape {raw.shape})")
+        arr = raw.astype(np.float64)
     except (TypeError, ValueError) as exc:
+        if "must be real" in str(exc):
+            raise
         raise ValueError(f"{name} must be numeric, got {type(x).__name__}: {exc}") from None
     if arr.ndim < min_ndim:
         raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {arr.shape}")

@@ -20,5 +20,6 @@ def polar(xy) -> tuple[np.ndarray, np.ndarray]:
     if p.shape[-1] != 2:
         raise ValueError(f"polar() needs 2D points with shape (..., 2), got {p.shape}")
     angle = np.degrees(np.arctan2(p[..., 1], p[..., 0])) % 360.0  # (...)
+    angle = np.where(angle >= 360.0, 0.0, angle)  # (...) a tiny negative angle rounds up to 360.0
     length = np.hypot(p[..., 0], p[..., 1])  # (...)
     return angle, length

@@ -15,7 +15,11 @@ def softmax(x, axis: int = -1, mask=None) -> np.ndarray:
     may take part; masked entries get exactly 0, and a slice where nothing may take part gets
     all zeros rather than 0/0 = NaN. ±inf scores are allowed: -inf means "never", +inf wins.
     """
+    if np.iscomplexobj(x):
+        raise ValueError(f"softmax input must be real, got complex entries (shape {np.shape(x)})")
     x = np.asarray(x, dtype=np.float64)  # (...)
+    if x.ndim and x.shape[axis] == 0:
+        raise ValueError(f"softmax needs at least one entry along axis {axis}, got shape {x.shape}")
     if np.any(np.isnan(x)):
         raise ValueError(f"softmax input (shape {x.shape}) contains NaN")
     if x.ndim == 0:

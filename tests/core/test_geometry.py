@@ -92,7 +92,7 @@ def test_round_trip_on_a_grid():
 )
 def test_round_trip_from_polar(angle, length):
     a, r = polar(cartesian(angle, length))
-    assert 0.0 <= a <= 360.0  # not < 360: see test_polar_angle_stays_below_360 (xfail)
+    assert 0.0 <= a < 360.0
     assert angular_gap(a, angle) < 1e-9
     assert r == pytest.approx(length, rel=1e-12)
 
@@ -105,12 +105,8 @@ def test_round_trip_from_cartesian(x, y):
     np.testing.assert_allclose(cartesian(a, r), [x, y], rtol=0, atol=1e-9)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: polar() documents angles in [0, 360) but returns 360.0 for points "
-    "just below the +x axis, because (-tiny) % 360.0 rounds to 360.0",
-)
 def test_polar_angle_stays_below_360():
+    # (-tiny) % 360.0 rounds to 360.0 in floating point; polar() must fold it back to 0.
     a, _ = polar([1.0, -1e-16])
     assert 0.0 <= a < 360.0
 

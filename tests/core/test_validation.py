@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from attention_core import softmax
 from attention_core import attention, default_scale, lookup_steps, scores
 
 OK_Q = np.ones((2, 3))
@@ -102,7 +103,7 @@ def test_non_finite_entries_are_refused(which, bad):
 def test_non_numeric_input_is_refused(bad):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # e.g. ComplexWarning must not slip through
-        with pytest.raises(ValueError, match=r"Q must be numeric|Q must have|Q \(shape"):
+        with pytest.raises(ValueError, match=r"Q must be numeric|Q must be real|Q must have|Q \(shape"):
             attention(bad, OK_K, OK_V)
 
 
@@ -229,16 +230,17 @@ def test_never_nan_for_any_magnitude(q, K, v, scale):
     np.testing.assert_allclose(w.sum(-1), 1.0, atol=1e-12)
 
 
-# --------------------------------------------------------------------------- known gap
+# --------------------------------------------------------------------------- complex input
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: a complex ndarray is cast to float64 with only a ComplexWarning, "
-    "silently dropping the imaginary part, instead of raising ValueError",
-)
 def test_complex_array_is_refused():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the ComplexWarning is not a refusal
-        with pytest.raises(ValueError, match=r"Q"):
-            attention(np.array([[1 + 2j, 0, 0], [0, 0, 0]]), OK_K, OK_V)
+    # Casting would silently drop the imaginary part; the core refuses instead.
+    with pytest.raises(ValueError, match=r"Q must be real.*\(2, 3\)"):
+        attention(np.array([[1 + 2j, 0, 0], [0, 0, 0]]), OK_K, OK_V)
+    with pytest.raises(ValueError, match=r"real"):
+        softmax(np.array([1 + 5j, 0]))
+
+
+def test_softmax_empty_axis_names_the_shape():
+    with pytest.raises(ValueError, match=r"\(2, 0\)"):
+        softmax(np.zeros((2, 0)))

@@ -7,6 +7,11 @@ from importlib import import_module
 # (slug, "module:Class"), in reading order.
 PLATES: list[tuple[str, str]] = [
     ("lookup", "app.plates.lookup:LookupPlate"),
+    # plate: worked
+    # plate: scaling
+    # plate: self-attention
+    # plate: masking
+    # plate: multi-head
 ]
 
 

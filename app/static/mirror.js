@@ -111,6 +111,11 @@ var AttentionMirror = (typeof globalThis !== "undefined" && globalThis.Attention
     softmax: softmax, attention: attention, scores: scores, default_scale: default_scale,
     cartesian: cartesian, polar: polar, lookup_steps: lookup_steps, dot: dot,
   };
+  // mirror: worked
+  // mirror: scaling
+  // mirror: self-attention
+  // mirror: masking
+  // mirror: multi-head
   if (typeof globalThis !== "undefined") globalThis.AttentionMirror = api;
   return api;
 })();

@@ -25,6 +25,7 @@ serve: $(STAMP)
 	$(VENV)/bin/attention-explorable serve --port $(PORT)
 
 test: $(STAMP)
+	@sh .ci/ensure-chromium
 	$(PY) -m pytest -q
 
 export: $(STAMP)

@@ -24,7 +24,8 @@ def main(argv: list[str] | None = None) -> int:
         from .server import serve
 
         print(f"serving on http://{args.address}:{args.port}/", flush=True)
-        serve(port=args.port, address=args.address, allow_websocket_origin=args.allow_websocket_origin, show=args.show)
+        origins = [o.strip() for item in (args.allow_websocket_origin or []) for o in item.split(",") if o.strip()]
+        serve(port=args.port, address=args.address, allow_websocket_origin=origins or None, show=args.show)
         return 0
     if args.command == "export":
         from . import registry

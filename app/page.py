@@ -53,9 +53,12 @@ def plate_page(slug: str, args: Mapping[str, str] | None = None, static: bool = 
     notice = notices_pane(notices)
     if notice is not None:
         parts.append(notice)
+    lead = getattr(cls, "lead", "")
+    if lead:
+        parts.append(pn.pane.Markdown(lead, css_classes=["ae-prose", "ae-lead"], sizing_mode="stretch_width", margin=(0, 10)))
     parts += [
-        pn.pane.Markdown(cls.explanation, css_classes=["ae-prose"], sizing_mode="stretch_width"),
         plate,
+        pn.pane.Markdown(cls.explanation, css_classes=["ae-prose"], sizing_mode="stretch_width"),
     ]
     page = pn.Column(*parts, sizing_mode="stretch_width", margin=(0, 8))
     page.plate = plate  # for tests and the CLI

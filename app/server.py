@@ -9,7 +9,15 @@ import panel as pn
 from . import registry
 from .page import index_page, plate_page, session_args
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
+def _assets_dir() -> Path:
+    """assets/ beside the package (a checkout) or in the working directory (an installed copy)."""
+    for d in (Path(__file__).resolve().parent.parent / "assets", Path.cwd() / "assets"):
+        if d.is_dir():
+            return d
+    return Path(__file__).resolve().parent.parent / "assets"
+
+
+ASSETS = _assets_dir()
 
 
 def routes() -> dict:

@@ -229,7 +229,6 @@ class LookupPlate(PlateViewer):
         b.add_layout(LabelSet(x="key", y="weight", text="pct", source=self.weights_src, text_align="center",
                               y_offset=4, text_font_size="11pt", text_color=PALETTE["ink"]))
         b.yaxis.axis_label = "weight"
-        b.xaxis.major_label_overrides = {n: f"{n} (value {v:g})" for n, v in zip(KEY_NAMES, VALUES)}
 
         # Below the bars: where the output sits among the values.
         sc = figure(name="scale", width=440, height=140, x_range=Range1d(5, 55), y_range=Range1d(-2.2, 1.6),
@@ -368,12 +367,13 @@ class LookupPlate(PlateViewer):
         return self._layout
 
 
-LookupPlate.explanation = """
-A Python dictionary hands back the one value whose key equals the query, and fails otherwise.
-Attention never fails: it scores the query against **every** key with a dot product, turns the
-scores into weights with a softmax (each weight positive, all of them adding to 1), and returns
-the weighted average of the values.
+LookupPlate.lead = """
+A dictionary returns the value of the one key that equals the query. Attention scores the query
+against **every** key (a dot product), turns the scores into weights with a softmax (all
+positive, adding to 1) and returns the weighted average of the values. Drag the query or a key.
+"""
 
+LookupPlate.explanation = """
 Here the five keys carry the values 10, 20, 30, 40 and 50. With the query at 40°, between
 k1 and k2, key k2 wins 55.1 % of the weight and the output is 16.84: mostly k2's 20, with
 some of every other value mixed in. Drag the query longer and the scores spread apart, so

@@ -1,0 +1,70 @@
+"""Screenshots of plates in headless Chromium (the README's images, the index's thumbnails).
+
+Uses Debian's Chromium through Playwright (`pip install 'attention-explorable[figures]'`);
+Playwright's own browser download is not needed. Pages are exported first, so no server runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def chromium_path() -> str | None:
+    """The system Chromium, or $CHROMIUM if set."""
+    env = os.environ.get("CHROMIUM")
+    if env and Path(env).exists():
+        return env
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+READY = ("() => window.Bokeh && Bokeh.documents.length > 0 && "
+         "Bokeh.documents[0].roots().every(r => Bokeh.index.find_one(r) != null)")
+
+
+def screenshot_pages(shots: list[tuple[str, Path]], width: int = 1280, height: int = 720,
+                     full_page: bool = False) -> None:
+    """Open each URL (http or file) and write a PNG of the viewport."""
+    from playwright.sync_api import sync_playwright
+
+    exe = chromium_path()
+    if exe is None:
+        raise RuntimeError("no Chromium found: install Debian's 'chromium' package or set $CHROMIUM")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            for url, out in shots:
+                page.goto(url)
+                page.wait_for_function(READY, timeout=30000)
+                page.evaluate("() => document.fonts.ready")
+                page.wait_for_timeout(300)  # let the canvases paint once after the document is idle
+                Path(out).parent.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(out), full_page=full_page)
+        finally:
+            browser.close()
+
+
+def screenshot_plates(slugs: list[str], outdir: Path, width: int = 1280, height: int = 720) -> list[Path]:
+    """Export each plate to a temporary folder and screenshot it into OUTDIR/<slug>.png."""
+    from .export import export_plate
+
+    outdir = Path(outdir)
+    shots = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for slug in slugs:
+            page = export_plate(slug, tmp)
+            shots.append((page.resolve().as_uri(), outdir / f"{slug}.png"))
+        screenshot_pages(shots, width, height)
+    return [out for _, out in shots]

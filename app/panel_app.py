@@ -1,0 +1,12 @@
+"""Entry point for `panel serve app/panel_app.py`: serves the plate named by ?plate= (default: lookup).
+
+`attention-explorable serve` is the main way to serve (it adds the index and one route per
+plate); this file is for people who prefer Panel's own command and its options.
+"""
+
+from app.page import plate_page, session_args
+from app.registry import slugs
+
+_args = session_args()
+_slug = _args.pop("plate", "lookup")
+plate_page(_slug if _slug in slugs() else "lookup", _args).servable(title="Attention explorable")

@@ -12,10 +12,10 @@ import numpy as np
 def as_float_array(x, name: str, min_ndim: int = 1) -> np.ndarray:
     """Return `x` as a finite float64 array with at least `min_ndim` dimensions."""
     try:
-        raw = np.asarray(x)
+        raw = np.asarray(x)  # (...)
         if np.iscomplexobj(raw):
             raise ValueError(f"{name} must be real, got complex entries (shape {raw.shape})")
-        arr = raw.astype(np.float64)
+        arr = raw.astype(np.float64)  # (...)
     except (TypeError, ValueError) as exc:
         if "must be real" in str(exc):
             raise
@@ -23,14 +23,14 @@ def as_float_array(x, name: str, min_ndim: int = 1) -> np.ndarray:
     if arr.ndim < min_ndim:
         raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        bad = arr[~np.isfinite(arr)].ravel()[:3]
+        bad = arr[~np.isfinite(arr)].ravel()[:3]  # (<=3,)
         raise ValueError(f"{name} (shape {arr.shape}) has non-finite entries, e.g. {bad.tolist()}")
     return arr
 
 
 def as_mask(mask, name: str = "mask") -> np.ndarray:
     """Return `mask` as a boolean array; only bool (or 0/1 integer) masks are accepted."""
-    arr = np.asarray(mask)
+    arr = np.asarray(mask)  # (...)
     if arr.dtype == np.bool_:
         return arr
     if np.issubdtype(arr.dtype, np.integer) and np.all((arr == 0) | (arr == 1)):

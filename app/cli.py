@@ -18,6 +18,8 @@ def main(argv: list[str] | None = None) -> int:
     e = sub.add_parser("export", help="write plates as self-contained offline HTML files")
     e.add_argument("outdir")
     e.add_argument("--plate", action="append", default=None, help="plate slug (default: every plate)")
+    e.add_argument("--site", action="store_true",
+                   help="write a static site: index.html and every plate, sharing one copy of the JS and CSS")
     args = parser.parse_args(argv)
 
     if args.command == "serve":
@@ -29,8 +31,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "export":
         from . import registry
-        from .export import export_plate, offline_problems
+        from .export import export_plate, export_site, offline_problems
 
+        if args.site:
+            pages = export_site(args.outdir)
+            print(f"wrote {len(pages)} pages to {args.outdir} (open index.html)")
+            return 0
         for slug in args.plate or registry.slugs():
             try:
                 path = export_plate(slug, args.outdir)

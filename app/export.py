@@ -45,6 +45,74 @@ def offline_problems(text: str) -> list[str]:
     return sorted({u for u in REMOTE.findall(text) if not u.startswith(harmless)})
 
 
+BOKEH_CDN = re.compile(r"https://cdn\.bokeh\.org/bokeh/release/(bokeh(?:-[a-z]+)?)-[0-9][^\"'/]*?(\.min\.js|\.js)")
+PANEL_CDN = re.compile(r"https://cdn\.holoviz\.org/panel/[^/\"']+/dist/([^\"'\s)\\]+)")
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+
+def _localise(text: str, static_dir: Path, prefix: str = "_static") -> str:
+    """Point CDN URLs at copies under OUTDIR/_static (copied from the installed packages)."""
+    import bokeh
+
+    bokeh_js = Path(bokeh.__file__).resolve().parent / "server" / "static" / "js"
+
+    def bokeh_repl(m: re.Match) -> str:
+        name = m.group(1) + m.group(2)  # bokeh-widgets.min.js
+        src = bokeh_js / name
+        if not src.is_file():
+            return m.group(0)
+        dest = static_dir / "bokeh" / name
+        if not dest.exists():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(src.read_bytes())
+        return f"{prefix}/bokeh/{name}"
+
+    def panel_repl(m: re.Match) -> str:
+        rel = m.group(1)
+        src = _panel_dist() / rel
+        if not src.is_file():
+            return m.group(0)
+        dest = static_dir / "panel" / rel
+        if not dest.exists():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(src.read_bytes())
+        return f"{prefix}/panel/{rel}"
+
+    return PANEL_CDN.sub(panel_repl, BOKEH_CDN.sub(bokeh_repl, text))
+
+
+def export_site(outdir: str | Path) -> list[Path]:
+    """Write OUTDIR/index.html and OUTDIR/<slug>.html for every plate, sharing OUTDIR/_static.
+
+    BokehJS, Panel's JS and CSS are written once under _static/ and referenced by relative
+    paths, so the folder works from any static host and from disk with no network.
+    """
+    from bokeh.resources import CDN
+
+    from . import registry
+    from .page import index_page
+
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    static_dir = out / "_static"
+    written = []
+    pages = [("index", lambda: index_page(static=True), "The arithmetic of attention")]
+    for slug in registry.slugs():
+        pages.append((slug, lambda s=slug: plate_page(s, static=True), registry.plate_class(slug).title))
+    for name, build, title in pages:
+        path = out / f"{name}.html"
+        build().save(str(path), resources=CDN, title=f"{title} · attention explorable", embed=False)
+        path.write_text(_localise(path.read_text(encoding="utf-8"), static_dir), encoding="utf-8")
+        written.append(path)
+    shots = ASSETS / "screenshots"
+    if shots.is_dir():
+        dest = out / "assets" / "screenshots"
+        dest.mkdir(parents=True, exist_ok=True)
+        for png in shots.glob("*.png"):
+            (dest / png.name).write_bytes(png.read_bytes())
+    return written
+
+
 def export_plate(slug: str, outdir: str | Path, args: dict[str, str] | None = None) -> Path:
     """Write OUTDIR/<slug>.html and return its path."""
     out = Path(outdir)

@@ -69,7 +69,7 @@ def index_page(static: bool = False):
     cards = []
     for i, slug in enumerate(registry.slugs(), 1):
         cls = registry.plate_class(slug)
-        img = f"<img src='{'assets/' if static else '/assets/'}thumbs/{slug}.png' alt='' loading='lazy'>"
+        img = f"<img src='{'assets/' if static else '/assets/'}screenshots/{slug}.png' alt='' loading='lazy'>"
         cards.append(
             f"<a class='ae-card' href='{href(slug, static)}'>{img}<h2>{i}. {html.escape(cls.title)}</h2>"
             f"<p>{html.escape(cls.summary)}</p></a>"

@@ -14,7 +14,24 @@ from pathlib import Path
 import panel as pn
 from bokeh.resources import INLINE
 
-from .page import plate_page
+from .page import attach_ready, plate_page
+
+
+def _save_page(page, path: Path, resources, title: str, ready: bool = True) -> None:
+    """Save a page as Panel does, with the page's document_ready script attached first."""
+    from bokeh.document import Document
+    from panel.io.model import add_to_doc
+    from panel.io.resources import set_resource_mode
+    from panel.io.save import save
+    from pyviz_comms import Comm
+
+    doc = Document()
+    with set_resource_mode(resources.mode), pn.config.set(embed=False):
+        model = page.get_root(doc, Comm())
+        add_to_doc(model, doc, True)
+    if ready:
+        attach_ready(page, doc, served=False)
+    save(doc, str(path), resources=resources, title=title)
 
 REMOTE = re.compile(r"""https?://[^\s"'()<>\\]+""")
 
@@ -101,7 +118,8 @@ def export_site(outdir: str | Path) -> list[Path]:
         pages.append((slug, lambda s=slug: plate_page(s, static=True), registry.plate_class(slug).title))
     for name, build, title in pages:
         path = out / f"{name}.html"
-        build().save(str(path), resources=CDN, title=f"{title} · attention explorable", embed=False)
+        page = build()
+        _save_page(page, path, CDN, f"{title} · attention explorable", ready=hasattr(page, "plate"))
         path.write_text(_localise(path.read_text(encoding="utf-8"), static_dir), encoding="utf-8")
         written.append(path)
     shots = ASSETS / "screenshots"
@@ -119,6 +137,6 @@ def export_plate(slug: str, outdir: str | Path, args: dict[str, str] | None = No
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{slug}.html"
     page = plate_page(slug, args, static=True)
-    page.save(str(path), resources=INLINE, title=f"{page.plate.title} · attention explorable", embed=False)
+    _save_page(page, path, INLINE, f"{page.plate.title} · attention explorable")
     path.write_text(_inline_cdn_files(path.read_text(encoding="utf-8")), encoding="utf-8")
     return path

@@ -5,10 +5,13 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 
+import markdown
 import panel as pn
+from bokeh.models import CustomJS, Div, InlineStyleSheet
 
 from . import registry
-from .theme import CSS
+from .jsassets import read_js
+from .theme import CSS, PAGE_CSS
 
 pn.extension(raw_css=[CSS], design=None, notifications=False)
 
@@ -29,40 +32,76 @@ def header(plate_cls, static: bool = False) -> pn.pane.HTML:
         links.append(f"<a href='{href(prev, static)}' rel='prev'>← {html.escape(registry.plate_class(prev).title)}</a>")
     if nxt:
         links.append(f"<a href='{href(nxt, static)}' rel='next'>{html.escape(registry.plate_class(nxt).title)} →</a>")
-    return pn.pane.HTML(
+    return named_html(
+        "ae-header",
         f"<header class='ae-header'><h1>{html.escape(plate_cls.title)}</h1>"
         f"<span class='ae-kicker'>Plate {number} of {len(order)} · the arithmetic of attention</span></header>"
         f"<nav class='ae-nav' aria-label='plates'>{' · '.join(links)}</nav>",
-        sizing_mode="stretch_width", margin=0,
     )
 
 
-def notices_pane(notices: list[str]) -> pn.pane.HTML | None:
-    if not notices:
-        return None
+def named_html(name: str, text: str, visible: bool = True):
+    """HTML in a Bokeh Div that carries `name`, so page.js can find it (embed mode hides it)."""
+    return pn.pane.Bokeh(Div(name=name, text=text, visible=visible, sizing_mode="stretch_width",
+                             stylesheets=[InlineStyleSheet(css=PAGE_CSS)]), sizing_mode="stretch_width")
+
+
+def prose(name: str, md: str):
+    """Markdown rendered to HTML here (no Markdown engine needed in the browser)."""
+    return named_html(name, f"<div class='ae-prose'>{markdown.markdown(md)}</div>")
+
+
+def notices_pane(notices: list[str]) -> pn.pane.HTML:
+    """The link-settings notice; always on the page (hidden when empty) so page.js can fill it."""
     items = "; ".join(html.escape(n) for n in notices)
-    return pn.pane.HTML(f"<div class='ae-notice' role='status'>Link settings: {items}.</div>", margin=(4, 16))
+    text = f"<div class='ae-notice' role='status'>Link settings: {items}.</div>" if notices else ""
+    return named_html("ae-notices", text, visible=bool(notices))
+
+
+def ready_script(plate, notices_model_holder, served: bool) -> CustomJS:
+    """The page's document_ready callback: page.js (embed, hide, present, theme) and, in an
+    exported page, the plate's own reading of the link (its glue's apply_url)."""
+    models = dict(getattr(plate, "js_models", {}) or {})
+    glue = getattr(plate, "glue", None)
+    live = getattr(plate, "live", None)
+    names = [*models, "notices"]
+    args = f"var a = {{{', '.join(f'{n}: {n}' for n in names)}}};"
+    apply = f"function (p) {{ return {live}.apply_url(a, p); }}" if glue and live else "null"
+    code = "\n".join([
+        read_js("mirror.js"), read_js(glue) if glue else "", read_js("page.js"), args,
+        f"AEPage.init(notices.document, {{served: {'true' if served else 'false'}}}, "
+        f"(typeof {live or 'undefined'} !== 'undefined' && {live or 'undefined'}.apply_url) ? {apply} : null);",
+    ])
+    return CustomJS(args={**models, "notices": notices_model_holder}, code=code)
 
 
 def plate_page(slug: str, args: Mapping[str, str] | None = None, static: bool = False):
-    """A whole page for one plate; `args` are URL parameters applied to its state."""
+    """A whole page for one plate; `args` are URL parameters applied to its state.
+
+    The page's `ready_js` (a CustomJS) must be attached to the document's document_ready
+    event: the server does it per session, export does it before saving.
+    """
     cls = registry.plate_class(slug)
     plate = cls()
-    notices = plate.state.apply_url(dict(args or {}))
-    parts = [header(cls, static)]
+    notices = plate.state.apply_url(dict(args or {})) if args else []
     notice = notices_pane(notices)
-    if notice is not None:
-        parts.append(notice)
+    parts = [header(cls, static), notice]
     lead = getattr(cls, "lead", "")
     if lead:
-        parts.append(pn.pane.Markdown(lead, css_classes=["ae-prose", "ae-lead"], sizing_mode="stretch_width", margin=(0, 10)))
-    parts += [
-        plate,
-        pn.pane.Markdown(cls.explanation, css_classes=["ae-prose"], sizing_mode="stretch_width"),
-    ]
+        parts.append(prose("ae-lead", lead))
+    parts += [plate, prose("ae-explanation", cls.explanation)]
     page = pn.Column(*parts, sizing_mode="stretch_width", margin=(0, 8))
     page.plate = plate  # for tests and the CLI
+    page.notice_pane = notice
     return page
+
+
+def attach_ready(page, doc, served: bool) -> None:
+    """Run page.js when `doc` is ready in the browser (needs the notice pane's model in `doc`)."""
+    model = next((m for m in doc.select({"name": "ae-notices"})), None)
+    if model is None:
+        return
+    doc.js_on_event("document_ready", ready_script(page.plate, model, served))
 
 
 def index_page(static: bool = False):
@@ -75,12 +114,12 @@ def index_page(static: bool = False):
             f"<p>{html.escape(cls.summary)}</p></a>"
         )
     return pn.Column(
-        pn.pane.HTML(
+        named_html(
+            "ae-header",
             "<header class='ae-header'><h1>The arithmetic of attention</h1>"
             "<span class='ae-kicker'>Interactive plates: drag the vectors, watch every number move</span></header>",
-            sizing_mode="stretch_width", margin=0,
         ),
-        pn.pane.HTML(f"<nav class='ae-cards' aria-label='plates'>{''.join(cards)}</nav>", sizing_mode="stretch_width"),
+        named_html("ae-index", f"<nav class='ae-cards' aria-label='plates'>{''.join(cards)}</nav>"),
         sizing_mode="stretch_width",
     )
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import panel as pn
 
 from . import registry
-from .page import index_page, plate_page, session_args
+from .page import attach_ready, index_page, plate_page, session_args
 
 def _assets_dir() -> Path:
     """assets/ beside the package (a checkout) or in the working directory (an installed copy)."""
@@ -24,8 +24,16 @@ def routes() -> dict:
     """Route -> callable; a callable per route gives every session its own plate and state."""
     out = {"/": lambda: index_page()}
     for slug in registry.slugs():
-        out[f"/{slug}"] = (lambda s=slug: plate_page(s, session_args()))
+        out[f"/{slug}"] = (lambda s=slug: _plate_session(s))
     return out
+
+
+def _plate_session(slug: str) -> None:
+    """Fill this session's document with the plate's page and its document_ready script."""
+    doc = pn.state.curdoc
+    page = plate_page(slug, session_args())
+    page.server_doc(doc, title=f"{page.plate.title} · attention explorable")
+    attach_ready(page, doc, served=True)
 
 
 def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: list[str] | None = None,

@@ -10,11 +10,17 @@ for the page to show. Nothing a URL says can make the state invalid.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 
 import param
 
 MAX_URL_VALUE = 200  # characters; longer values are ignored unread
+# Page settings that are not a plate's state (read by app/static/page.js).
+PAGE_PARAMS = ("embed", "theme", "hide", "present", "plate")
+# A plain decimal number; the same pattern as the browser's (app/static/*.js), so a link
+# means the same thing served and exported ('nan', 'inf', '0x10', '1_000' are refused).
+NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
 
 
 class PlateState(param.Parameterized):
@@ -72,6 +78,8 @@ class PlateState(param.Parameterized):
                     return obj
             raise ValueError("expected one of " + ", ".join(map(str, p.objects)))
         if isinstance(p, param.Number):
+            if not NUMBER.match(text):
+                raise ValueError("not a number")
             x = float(text)
             if not math.isfinite(x):
                 raise ValueError("not a finite number")
@@ -89,7 +97,7 @@ class PlateState(param.Parameterized):
         updates = {}
         for name, text in args.items():
             if name not in self.url_fields:
-                if name not in ("embed", "theme", "hide"):
+                if name not in PAGE_PARAMS:
                     notices.append(f"ignored unknown setting '{_short(name)}'")
                 continue
             if len(text) > MAX_URL_VALUE:

@@ -41,6 +41,14 @@ body { font-family: %(font)s; color: var(--ae-ink); background: var(--ae-paper);
 """ % {"font": FONT}
 
 
+# Bokeh Divs render in shadow DOM, so the page's text styles travel with each Div.
+PAGE_CSS = CSS + """
+:host { color: #1f2328; font-family: %(font)s; }
+.ae-prose p { margin: 0.5em 0; }
+.ae-prose code { background: #f3f4f6; padding: 0 0.2em; border-radius: 3px; }
+""" % {"font": FONT}
+
+
 def style_figure(fig) -> None:
     """Apply the shared figure style to a Bokeh figure."""
     fig.title.text_font_size = "12pt"

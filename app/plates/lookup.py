@@ -49,7 +49,7 @@ import attention_core as ac
 
 from ..formatting import fix, pct
 from ..jsassets import custom_js_code
-from ..state import PlateState
+from ..state import NUMBER, PlateState
 from .base import PlateViewer, push, set_if_changed
 from ..theme import PALETTE, style_figure
 
@@ -121,7 +121,7 @@ class LookupState(PlateState):
 
     def parse_url_value(self, name: str, text: str):
         if name == "keys":
-            rows = [r for r in text.split(";")]
+            rows = text.split(";")
             if len(rows) != len(VALUES):
                 raise ValueError(f"expected {len(VALUES)} points 'x,y' separated by ';'")
             pts = []
@@ -129,6 +129,8 @@ class LookupState(PlateState):
                 xy = r.split(",")
                 if len(xy) != 2:
                     raise ValueError("each key is 'x,y'")
+                if not (NUMBER.match(xy[0]) and NUMBER.match(xy[1])):
+                    raise ValueError("each key is 'x,y' with plain numbers")
                 pts.append([float(xy[0]), float(xy[1])])
             arr = np.array(pts)  # (5, 2)
             if not np.all(np.isfinite(arr)):
@@ -177,6 +179,7 @@ class LookupPlate(PlateViewer):
     """The soft-lookup plate: five 2D keys, a query to turn and lengthen, weight bars and the output."""
 
     state_class = LookupState
+    glue, live = "lookup.js", "LookupLive"  # the browser half (app/static/lookup.js)
     slug = "lookup"
     title = "Soft lookup"
     summary = "A query compared with five keys: softmax weights and a blend of the values, live as you drag."
@@ -281,6 +284,8 @@ class LookupPlate(PlateViewer):
         models = {"defaults": defaults, "query": self.query_src, "keys": self.keys_src, "weights": self.weights_src,
                   "output": self.output_src, "refs": self.refs_src, "plot": p, "angle": self.angle_w,
                   "length": self.length_w, "dk": self.dk_w, "scaled": self.scaled_w, "readout": self.readout}
+
+        self.js_models = models
 
         def js(call: str, **extra) -> CustomJS:
             return CustomJS(args={**models, **extra}, code=custom_js_code("lookup.js", call, [*models, *extra]))

@@ -176,7 +176,65 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     }, 250);
   }
 
+  // Apply a link's settings in a page with no Python (an exported file); the rules are
+  // LookupState.apply_url's: clamp what is out of range, ignore what cannot be read, and
+  // return a notice for each.
+  var NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+  var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate"];
+  function short(t) { t = String(t).replace(/[^\x20-\x7e\u00a0-\uffff]/g, "?"); return t.length <= 24 ? t : t.slice(0, 23) + "\u2026"; }
+  function apply_url(a, params) {
+    var notices = [], st = {};
+    params.forEach(function (text, name) {
+      if (["angle", "length", "d_k", "scaled", "keys"].indexOf(name) < 0) {
+        if (CHROME_PARAMS.indexOf(name) < 0) notices.push("ignored unknown setting '" + short(name) + "'");
+        return;
+      }
+      if (text.length > 200) { notices.push("ignored '" + name + "': value too long"); return; }
+      if (name === "angle" || name === "length") {
+        if (!NUMBER.test(text) || !Number.isFinite(Number(text))) { notices.push("ignored '" + name + "=" + short(text) + "': not a number"); return; }
+        var x = Number(text), lo = name === "angle" ? 0 : LIMITS.min_length, hi = name === "angle" ? 360 : LIMITS.max_length;
+        var c = clamp(x, lo, hi);
+        if (Math.abs(c - x) > 1e-9) notices.push("'" + name + "' set to " + g6(c) + ", the nearest allowed value");
+        st[name] = c;
+      } else if (name === "d_k") {
+        var ok = a.dk.options.indexOf(text.trim()) >= 0;
+        if (!ok) { notices.push("ignored 'd_k=" + short(text) + "': expected one of " + a.dk.options.join(", ")); return; }
+        st.d_k = text.trim();
+      } else if (name === "scaled") {
+        var t = text.trim().toLowerCase();
+        if (["1", "true", "yes", "on"].indexOf(t) >= 0) st.scaled = true;
+        else if (["0", "false", "no", "off"].indexOf(t) >= 0) st.scaled = false;
+        else notices.push("ignored 'scaled=" + short(text) + "': expected 0 or 1");
+      } else if (name === "keys") {
+        var rows = text.split(";"), pts = [];
+        var bad = rows.length !== a.keys.data.x.length;
+        rows.forEach(function (r) {
+          var xy = r.split(",");
+          if (xy.length !== 2 || !NUMBER.test(xy[0]) || !NUMBER.test(xy[1])) { bad = true; return; }
+          var px = Number(xy[0]), py = Number(xy[1]);
+          if (!Number.isFinite(px) || !Number.isFinite(py)) { bad = true; return; }
+          pts.push([clamp(px, -LIMITS.max_coord, LIMITS.max_coord), clamp(py, -LIMITS.max_coord, LIMITS.max_coord)]);
+        });
+        if (bad) { notices.push("ignored 'keys=" + short(text) + "': expected " + a.keys.data.x.length + " points 'x,y' separated by ';'"); return; }
+        st.keys = pts;
+      }
+    });
+    if (st.keys) {
+      var kd = a.keys.data;
+      st.keys.forEach(function (p, j) { kd.x[j] = p[0]; kd.y[j] = p[1]; });
+      a.keys.change.emit();
+    }
+    if (st.d_k !== undefined) a.dk.value = st.d_k;
+    if (st.scaled !== undefined) a.scaled.active = st.scaled ? [0] : [];
+    if (st.angle !== undefined) a.angle.value = st.angle;
+    if (st.length !== undefined) a.length.value = st.length;
+    set_query_polar(a, a.angle.value, a.length.value);
+    recompute(a);
+    return notices;
+  }
+
   var api = {
+    apply_url: apply_url,
     LIMITS: LIMITS, width_factor: width_factor, pct: pct, fix: fix, steps: steps, recompute: recompute,
     readout_html: readout_html, on_pan_start: on_pan_start, on_pan: on_pan, on_pan_end: on_pan_end,
     on_angle_or_length: on_angle_or_length, on_reset: on_reset, url_fields: url_fields, write_url: write_url,

@@ -1,0 +1,71 @@
+// page.js: what every page does once its document is ready, served or exported.
+// - ?embed=1 hides the page chrome and scales the plate to fit its frame;
+// - ?hide=a,b hides the named controls (a lesson can fix some settings);
+// - ?present=1 enlarges everything for a projector; ?theme=dark darkens the page;
+// - in an exported page (no Python), the plate's own glue applies its URL fields
+//   (the served page already did that in Python) and its notices are shown.
+var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (function () {
+  "use strict";
+  var CHROME = ["ae-header", "ae-lead", "ae-explanation"];
+
+  function params() {
+    try { return new URLSearchParams(window.location.search); } catch (e) { return new URLSearchParams(""); }
+  }
+
+  function hide_models(doc, names) {
+    names.forEach(function (name) {
+      var models = doc.all_models ? Array.from(doc.all_models).filter(function (m) { return m.name === name; }) : [];
+      models.forEach(function (m) { if ("visible" in m) m.setv({ visible: false }, { sync: false }); });
+    });
+  }
+
+  function fit(root_el) {
+    // Scale the page's content to the frame; never above 1 so small plates stay crisp.
+    if (!root_el) return;
+    root_el.style.transformOrigin = "0 0";
+    root_el.style.transform = "none";
+    var w = root_el.scrollWidth, h = root_el.scrollHeight;
+    if (!w || !h) return;
+    var s = Math.min(window.innerWidth / w, window.innerHeight / h, 1);
+    root_el.style.transform = "scale(" + s + ")";
+    document.body.style.overflow = "hidden";
+  }
+
+  function show_notices(doc, notices) {
+    if (!notices.length) return;
+    var div = doc.get_model_by_name("ae-notices");
+    if (!div) return;
+    var esc = function (t) { return String(t).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); };
+    div.setv({ text: "<div class='ae-notice' role='status'>Link settings: " + notices.map(esc).join("; ") + ".</div>",
+               visible: true }, { sync: false });
+  }
+
+  function init(doc, opts, apply_url) {
+    var p = params();
+    var html = document.documentElement;
+    if (p.get("theme") === "dark") html.classList.add("ae-dark");
+    if (p.get("present") === "1") html.classList.add("ae-present");
+    var hide = (p.get("hide") || "").split(",").map(function (s) { return s.trim(); }).filter(Boolean).slice(0, 50);
+    if (p.get("embed") === "1") {
+      html.classList.add("ae-embed");
+      hide = hide.concat(CHROME).concat(["ae-notices"]);
+    }
+    hide_models(doc, hide);
+    if (!opts.served && apply_url) {
+      var notices = [];
+      try { notices = apply_url(p) || []; } catch (err) { notices = ["could not read the link: " + err.message]; }
+      if (p.get("embed") !== "1") show_notices(doc, notices);
+    }
+    if (p.get("embed") === "1") {
+      var root = document.querySelector("body > div, body > *:not(script)");
+      var refit = function () { fit(root); };
+      setTimeout(refit, 50);
+      window.addEventListener("resize", refit);
+    }
+  }
+
+  var api = { init: init, params: params, hide_models: hide_models, fit: fit };
+  if (typeof globalThis !== "undefined") globalThis.AEPage = api;
+  return api;
+})();
+if (typeof module !== "undefined" && module.exports) module.exports = AEPage;

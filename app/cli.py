@@ -20,6 +20,13 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--plate", action="append", default=None, help="plate slug (default: every plate)")
     e.add_argument("--site", action="store_true",
                    help="write a static site: index.html and every plate, sharing one copy of the JS and CSS")
+    f = sub.add_parser("figure", help="render a plate's state to a PNG or SVG image (for slides)")
+    f.add_argument("plate")
+    f.add_argument("settings", nargs="*", metavar="NAME=VALUE",
+                   help="the plate's URL settings, e.g. angle=40 length=4 (embed=1 drops the page chrome)")
+    f.add_argument("--out", required=True, help="FILE.png or FILE.svg")
+    f.add_argument("--width", type=int, default=1280)
+    f.add_argument("--height", type=int, default=720)
     args = parser.parse_args(argv)
 
     if args.command == "serve":
@@ -46,6 +53,23 @@ def main(argv: list[str] | None = None) -> int:
             left = offline_problems(path.read_text(encoding="utf-8"))
             note = f" (remote URLs left: {left})" if left else " (no remote requests)"
             print(f"wrote {path}, {path.stat().st_size / 1e6:.1f} MB{note}")
+        return 0
+    if args.command == "figure":
+        from .snapshot import figure
+
+        settings = {}
+        for item in args.settings:
+            name, sep, value = item.partition("=")
+            if not sep:
+                print(f"error: settings are NAME=VALUE, got '{item}'", file=sys.stderr)
+                return 2
+            settings[name] = value
+        try:
+            out = figure(args.plate, args.out, settings, args.width, args.height)
+        except (ValueError, RuntimeError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"wrote {out}")
         return 0
     return 2
 

@@ -68,3 +68,41 @@ def screenshot_plates(slugs: list[str], outdir: Path, width: int = 1280, height:
             shots.append((page.resolve().as_uri(), outdir / f"{slug}.png"))
         screenshot_pages(shots, width, height)
     return [out for _, out in shots]
+
+
+def figure(slug: str, out: str | Path, settings: dict[str, str] | None = None,
+           width: int = 1280, height: int = 720) -> Path:
+    """Render a plate in the state the URL settings describe to FILE.png or FILE.svg.
+
+    The page is exported, opened with the settings in its address (the same rules as a link),
+    and photographed. An .svg holds that picture as an embedded PNG, for slide software that
+    takes SVG but cannot embed HTML.
+    """
+    import base64
+    from urllib.parse import urlencode
+
+    from . import registry
+    from .export import export_plate
+
+    registry.plate_class(slug)  # ValueError for an unknown plate
+    out = Path(out)
+    if out.suffix.lower() not in (".png", ".svg"):
+        raise ValueError(f"--out must end in .png or .svg, got '{out.name}'")
+    settings = dict(settings or {})
+    settings.setdefault("embed", "1")
+    with tempfile.TemporaryDirectory() as tmp:
+        page = export_plate(slug, tmp)
+        png = Path(tmp) / "figure.png"
+        url = page.resolve().as_uri() + "?" + urlencode(settings)
+        screenshot_pages([(url, png)], width, height)
+        data = png.read_bytes()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.suffix.lower() == ".png":
+        out.write_bytes(data)
+    else:
+        b64 = base64.b64encode(data).decode("ascii")
+        out.write_text(
+            f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
+            f"viewBox='0 0 {width} {height}'><image width='{width}' height='{height}' "
+            f"href='data:image/png;base64,{b64}'/></svg>\n", encoding="utf-8")
+    return out

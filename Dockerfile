@@ -9,6 +9,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PORT=5006 \
     ALLOWED_ORIGINS=localhost:5006
 
 WORKDIR /srv/attention-explorable
@@ -22,7 +23,7 @@ USER explorable
 EXPOSE 5006
 
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD python -c "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:5006/liveness', timeout=4).status == 200 else 1)"
+  CMD python -c "import os, sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:%s/liveness' % os.environ.get('PORT', '5006'), timeout=4).status == 200 else 1)"
 
 # Sessions a closed tab left behind are destroyed after 15 s (checked every 5 s): see app/server.py.
-CMD ["sh", "-c", "exec attention-explorable serve --address 0.0.0.0 --port 5006 --allow-websocket-origin \"$ALLOWED_ORIGINS\""]
+CMD ["sh", "-c", "exec attention-explorable serve --address 0.0.0.0 --port \"${PORT:-5006}\" --allow-websocket-origin \"$ALLOWED_ORIGINS\""]

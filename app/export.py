@@ -122,6 +122,10 @@ def export_site(outdir: str | Path) -> list[Path]:
         _save_page(page, path, CDN, f"{title} · attention explorable", ready=hasattr(page, "plate"))
         path.write_text(_localise(path.read_text(encoding="utf-8"), static_dir), encoding="utf-8")
         written.append(path)
+    deck = ASSETS / "slides.html"
+    if deck.is_file():
+        (out / "slides.html").write_text(deck.read_text(encoding="utf-8"), encoding="utf-8")
+        written.append(out / "slides.html")
     shots = ASSETS / "screenshots"
     if shots.is_dir():
         dest = out / "assets" / "screenshots"

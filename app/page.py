@@ -71,6 +71,8 @@ def ready_script(plate, notices_model_holder, served: bool) -> CustomJS:
         read_js("mirror.js"), read_js(glue) if glue else "", read_js("page.js"), args,
         f"AEPage.init(notices.document, {{served: {'true' if served else 'false'}}}, "
         f"(typeof {live or 'undefined'} !== 'undefined' && {live or 'undefined'}.apply_url) ? {apply} : null);",
+        f"if (typeof {live or 'undefined'} !== 'undefined' && {live or 'undefined'}.on_ready) {live}.on_ready(a);"
+        if live else "",
     ])
     return CustomJS(args={**models, "notices": notices_model_holder}, code=code)
 

@@ -164,7 +164,7 @@ READOUT_CSS = """
 def readout_html(output: float, hard: float, hard_key: int) -> str:
     """The output line under the plot; lookup.js's readout_html writes the same text."""
     return (
-        "<div class='ae-readout' role='status'><span class='ae-big'>output = " + fix(output, 2)
+        "<div class='ae-readout'><span class='ae-big'>output = " + fix(output, 2)
         + "</span><span class='ae-sub'>hard lookup: " + fix(hard, 0) + f" (k{hard_key + 1})"
         + " · plain average: 30</span></div>"
     )

@@ -1,13 +1,27 @@
-"""The browser half of the live path: mirror.js and each plate's glue, joined into CustomJS code.
+"""The browser half of the live path: mirror.js, page.js and each plate's glue file.
 
-Every CustomJS of a page gets the same prefix; the files define their objects once per page
-(`globalThis.AttentionMirror`, ...) and later callbacks reuse them.
+A page's callbacks all need the same few files. Inlining them into every CustomJS made each
+document carry a dozen copies (hundreds of kB per session); instead each CustomJS made with
+`custom_js_code` starts with a small loader, and `share_library()` (run by PlateViewer after
+building a plate) hands every such CustomJS one shared model holding the files' text. The
+loader evaluates that text once per page; the files define their objects on globalThis
+(`AttentionMirror`, `AEPage`, `LookupLive`, ...), which later callbacks reuse.
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib.resources import files
+
+from bokeh.models import CustomJS, Div
+
+MARK = re.compile(r"^/\*ae-glue:([\w.-]+)\*/")
+LOADER = (
+    "if (typeof ae_lib !== 'undefined' && ae_lib !== null) {"
+    " var __ae = globalThis.__ae_loaded || (globalThis.__ae_loaded = {});"
+    " if (!__ae[ae_lib.name]) { (0, eval)(ae_lib.text); __ae[ae_lib.name] = true; } }\n"
+)
 
 
 @cache
@@ -16,7 +30,36 @@ def read_js(name: str) -> str:
     return files("app").joinpath("static", name).read_text(encoding="utf-8")
 
 
+@cache
+def library(glue: str) -> str:
+    """mirror.js, page.js and one plate's glue, as one script."""
+    return "\n".join([read_js("mirror.js"), read_js("page.js"), read_js(glue)])
+
+
 def custom_js_code(glue: str, call: str, names: list[str]) -> str:
-    """Code for a CustomJS: mirror.js, the plate's glue file, then `call` with `a` = the args by name."""
+    """Code for a CustomJS: load the shared library (see module doc), then `call` with `a` = the args."""
     args = ", ".join(f"{n}: {n}" for n in names)
-    return f"{read_js('mirror.js')}\n{read_js(glue)}\nvar a = {{{args}}};\n{call}\n"
+    return f"/*ae-glue:{glue}*/\n{LOADER}var a = {{{args}}};\n{call}\n"
+
+
+def library_model(glue: str) -> Div:
+    """A model that only carries the library's text (never shown; CustomJS args reference it)."""
+    return Div(name=f"ae-lib-{glue}", text=library(glue), visible=False)
+
+
+def share_library(models) -> dict[str, Div]:
+    """Give every CustomJS reachable from `models` that was made by custom_js_code its library.
+
+    Returns the library models by glue file: one per file, shared by all the callbacks.
+    """
+    libs: dict[str, Div] = {}
+    for root in models:
+        for ref in root.references():
+            if isinstance(ref, CustomJS):
+                m = MARK.match(ref.code or "")
+                if not m:
+                    continue
+                lib = libs.get(m.group(1)) or libs.setdefault(m.group(1), library_model(m.group(1)))
+                if ref.args.get("ae_lib") is not lib:
+                    ref.args = {**ref.args, "ae_lib": lib}
+    return libs

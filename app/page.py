@@ -10,7 +10,7 @@ import panel as pn
 from bokeh.models import CustomJS, Div, InlineStyleSheet
 
 from . import registry
-from .jsassets import read_js
+from .jsassets import custom_js_code, library_model
 from .theme import CSS, PAGE_CSS
 
 pn.extension(raw_css=[CSS], design=None, notifications=False)
@@ -58,23 +58,24 @@ def notices_pane(notices: list[str]) -> pn.pane.HTML:
     return named_html("ae-notices", text, visible=bool(notices))
 
 
-def ready_script(plate, notices_model_holder, served: bool) -> CustomJS:
+def ready_script(plate, notices_model, served: bool) -> CustomJS:
     """The page's document_ready callback: page.js (embed, hide, present, theme) and, in an
-    exported page, the plate's own reading of the link (its glue's apply_url)."""
+    exported page, the plate's own reading of the link (its glue's apply_url); then the
+    glue's on_ready (keyboard handles and such)."""
     models = dict(getattr(plate, "js_models", {}) or {})
-    glue = getattr(plate, "glue", None)
-    live = getattr(plate, "live", None)
+    glue = getattr(plate, "glue", None) or "page.js"
+    live = getattr(plate, "live", None) or "undefined"
     names = [*models, "notices"]
-    args = f"var a = {{{', '.join(f'{n}: {n}' for n in names)}}};"
-    apply = f"function (p) {{ return {live}.apply_url(a, p); }}" if glue and live else "null"
-    code = "\n".join([
-        read_js("mirror.js"), read_js(glue) if glue else "", read_js("page.js"), args,
-        f"AEPage.init(notices.document, {{served: {'true' if served else 'false'}}}, "
-        f"(typeof {live or 'undefined'} !== 'undefined' && {live or 'undefined'}.apply_url) ? {apply} : null);",
-        f"if (typeof {live or 'undefined'} !== 'undefined' && {live or 'undefined'}.on_ready) {live}.on_ready(a);"
-        if live else "",
-    ])
-    return CustomJS(args={**models, "notices": notices_model_holder}, code=code)
+    call = (
+        f"var L = (typeof {live} !== 'undefined') ? {live} : null;\n"
+        "AEPage.init(notices.document, {served: " + ("true" if served else "false") + "},"
+        " (L && L.apply_url) ? function (p) { return L.apply_url(a, p); } : null);\n"
+        "if (L && L.on_ready) L.on_ready(a);"
+    )
+    cb = CustomJS(args={**models, "notices": notices_model}, code=custom_js_code(glue, call, names))
+    lib = (getattr(plate, "js_libraries", None) or {}).get(glue) or library_model(glue)
+    cb.args = {**cb.args, "ae_lib": lib}
+    return cb
 
 
 def plate_page(slug: str, args: Mapping[str, str] | None = None, static: bool = False):

@@ -10,7 +10,7 @@ PLATES: list[tuple[str, str]] = [
     # plate: worked
     # plate: scaling
     # plate: self-attention
-    # plate: masking
+    ("masking", "app.plates.masking:MaskingPlate"),
     # plate: multi-head
 ]
 

@@ -12,7 +12,7 @@ from .softmax import softmax
 # core: worked
 # core: scaling
 # core: self-attention
-# core: masking
+from .masking import MaskingSteps, attention_loop, causal_mask, masked_scores, masking_steps, padding_mask, window_mask, zero_after_softmax
 # core: multi-head
 
 __all__ = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import panel as pn
 import param
 
+from ..jsassets import share_library
 from ..state import PlateState
 
 
@@ -64,6 +65,7 @@ class PlateViewer(pn.viewable.Viewer):
             params["state"].param.update(fields)
         super().__init__(**params)
         self._build()
+        self.js_libraries = share_library(self.bokeh_models())
         self._render()
         self.state.param.watch(lambda *_: self._render(), list(self.state_class.url_fields))
 
@@ -76,6 +78,12 @@ class PlateViewer(pn.viewable.Viewer):
                     lambda self, v, n=name: setattr(self.state, n, v),
                     doc=f"The state's {name} (see {cls.state_class.__name__}).",
                 ))
+
+    def bokeh_models(self) -> list:
+        """The Bokeh models the plate's view wraps (its figures, widgets and sources)."""
+        view = self.__panel__()
+        panes = view.select(pn.pane.Bokeh) if hasattr(view, "select") else []
+        return [p.object for p in panes if p.object is not None]
 
     def _build(self) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

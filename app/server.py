@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import panel as pn
@@ -41,7 +42,11 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
     """Start the server (blocking). Origins default to this server's own address and port only."""
     origins = allow_websocket_origin or [f"localhost:{port}", f"127.0.0.1:{port}"]
     static = {"assets": str(ASSETS)} if ASSETS.is_dir() else {}
+    # Sessions a closed tab left behind are destroyed after 15 s (checked every 5 s); the load
+    # benchmarks shorten both through the environment.
+    lifetime = int(os.environ.get("AE_UNUSED_SESSION_MS", "15000"))
+    check = int(os.environ.get("AE_CHECK_UNUSED_MS", "5000"))
     return pn.serve(
         routes(), port=port, address=address, websocket_origin=origins, show=show, title="Attention explorable",
-        static_dirs=static, liveness=True, unused_session_lifetime=15000, check_unused_sessions=5000, **kw,
+        static_dirs=static, liveness=True, unused_session_lifetime=lifetime, check_unused_sessions=check, **kw,
     )

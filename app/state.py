@@ -20,7 +20,7 @@ MAX_URL_VALUE = 200  # characters; longer values are ignored unread
 PAGE_PARAMS = ("embed", "theme", "hide", "present", "plate")
 # A plain decimal number; the same pattern as the browser's (app/static/*.js), so a link
 # means the same thing served and exported ('nan', 'inf', '0x10', '1_000' are refused).
-NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
+NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$", re.ASCII)
 
 
 class PlateState(param.Parameterized):
@@ -109,7 +109,7 @@ class PlateState(param.Parameterized):
                 notices.append(f"ignored '{name}={_short(text)}': {exc}")
                 continue
             if self._was_clamped(name, text, value):
-                notices.append(f"'{name}' set to {self._show(value)}, the nearest allowed value")
+                notices.append(self.clamp_notice(name, value))
             updates[name] = value
         if updates:
             self.param.update(updates)
@@ -123,6 +123,10 @@ class PlateState(param.Parameterized):
             except ValueError:
                 return False
         return False
+
+    def clamp_notice(self, name: str, value) -> str:
+        """The notice for a value moved into its bounds (plates word their own fields)."""
+        return f"'{name}' set to {self._show(value)}, the nearest allowed value"
 
     @staticmethod
     def _show(value) -> str:

@@ -140,8 +140,14 @@ class LookupState(PlateState):
 
     def _was_clamped(self, name, text, value) -> bool:
         if name == "keys":
-            return False
+            raw = np.array([[float(v) for v in r.split(",")] for r in text.split(";")])  # (5, 2)
+            return bool(np.any(np.abs(raw) > MAX_COORD))
         return super()._was_clamped(name, text, value)
+
+    def clamp_notice(self, name: str, value) -> str:
+        if name == "keys":
+            return f"'keys' moved inside ±{MAX_COORD:g}, the nearest allowed positions"
+        return super().clamp_notice(name, value)
 
 
 def clean_keys(keys) -> np.ndarray:
@@ -296,9 +302,9 @@ class LookupPlate(PlateViewer):
         on_slider = js("LookupLive.on_angle_or_length(a);")
         self.angle_w.js_on_change("value", on_slider)
         self.length_w.js_on_change("value", on_slider)
-        recompute = js("LookupLive.recompute(a);")
-        self.dk_w.js_on_change("value", recompute)
-        self.scaled_w.js_on_change("active", recompute)
+        on_setting = js("LookupLive.on_setting(a);")
+        self.dk_w.js_on_change("value", on_setting)
+        self.scaled_w.js_on_change("active", on_setting)
         self.reset_w.js_on_event(ButtonClick, js("LookupLive.on_reset(a, defaults);"))
 
         # Python follows what a served page sends; `via` says where the query's position is read.

@@ -122,12 +122,33 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     delete drags[a.plot.id];
   }
 
-  function is_dragging(a) { return drags[a.plot.id] !== undefined; }
+  // A burst of widget changes (a slider dragged, keys held down) is led by the browser like a
+  // drag: Python is told "busy" at its start and gets one commit when it has been idle a while,
+  // so no answer computed for an older value can land on top of a newer one.
+  var WIDGET_IDLE_MS = 300;
+  function widget_burst(a) {
+    var d = drags[a.plot.id];
+    if (d && d.target !== "widgets") return;  // a drag or key move leads; it commits itself
+    if (!d) { d = drags[a.plot.id] = { target: "widgets" }; a.plot.tags = ["busy"]; }
+    clearTimeout(d.timer);
+    d.timer = setTimeout(function () {
+      if (drags[a.plot.id] !== d) return;  // a drag or a reset took over and commits itself
+      commit(a);
+      delete drags[a.plot.id];
+    }, WIDGET_IDLE_MS);
+  }
 
   function on_angle_or_length(a) {
-    if (is_dragging(a)) return;  // the drag already placed the query
+    var d = drags[a.plot.id];
+    if (d && d.target !== "widgets") return;  // the drag already placed the query
     set_query_polar(a, a.angle.value, a.length.value);
     recompute(a);
+    widget_burst(a);
+  }
+
+  function on_setting(a) {
+    recompute(a);
+    widget_burst(a);
   }
 
   function on_reset(a, defaults) {
@@ -183,8 +204,10 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
   var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate"];
   function short(t) { t = String(t).replace(/[^\x20-\x7e\u00a0-\uffff]/g, "?"); return t.length <= 24 ? t : t.slice(0, 23) + "\u2026"; }
   function apply_url(a, params) {
-    var notices = [], st = {};
+    var notices = [], st = {}, seen = {};
     params.forEach(function (text, name) {
+      if (seen[name]) return;  // a repeated setting: the first one counts, as on a served page
+      seen[name] = true;
       if (["angle", "length", "d_k", "scaled", "keys"].indexOf(name) < 0) {
         if (CHROME_PARAMS.indexOf(name) < 0) notices.push("ignored unknown setting '" + short(name) + "'");
         return;
@@ -206,16 +229,18 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
         else if (["0", "false", "no", "off"].indexOf(t) >= 0) st.scaled = false;
         else notices.push("ignored 'scaled=" + short(text) + "': expected 0 or 1");
       } else if (name === "keys") {
-        var rows = text.split(";"), pts = [];
+        var rows = text.split(";"), pts = [], moved = false;
         var bad = rows.length !== a.keys.data.x.length;
         rows.forEach(function (r) {
           var xy = r.split(",");
           if (xy.length !== 2 || !NUMBER.test(xy[0]) || !NUMBER.test(xy[1])) { bad = true; return; }
           var px = Number(xy[0]), py = Number(xy[1]);
           if (!Number.isFinite(px) || !Number.isFinite(py)) { bad = true; return; }
+          if (Math.abs(px) > LIMITS.max_coord || Math.abs(py) > LIMITS.max_coord) moved = true;
           pts.push([clamp(px, -LIMITS.max_coord, LIMITS.max_coord), clamp(py, -LIMITS.max_coord, LIMITS.max_coord)]);
         });
         if (bad) { notices.push("ignored 'keys=" + short(text) + "': expected " + a.keys.data.x.length + " points 'x,y' separated by ';'"); return; }
+        if (moved) notices.push("'keys' moved inside \u00b1" + LIMITS.max_coord + ", the nearest allowed positions");
         st.keys = pts;
       }
     });
@@ -330,7 +355,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     apply_url: apply_url,
     LIMITS: LIMITS, width_factor: width_factor, pct: pct, fix: fix, steps: steps, recompute: recompute,
     readout_html: readout_html, on_pan_start: on_pan_start, on_pan: on_pan, on_pan_end: on_pan_end,
-    on_angle_or_length: on_angle_or_length, on_reset: on_reset, url_fields: url_fields, write_url: write_url,
+    on_angle_or_length: on_angle_or_length, on_setting: on_setting, on_reset: on_reset, url_fields: url_fields, write_url: write_url,
   };
   if (typeof globalThis !== "undefined") globalThis.LookupLive = api;
   return api;

@@ -40,7 +40,21 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
                visible: true }, { sync: false });
   }
 
+  // A plot the page drags on must own its touches: without an active pan tool Bokeh leaves the
+  // canvas at touch-action: auto, and the browser takes a finger's drag for a scroll.
+  function claim_touch(doc) {
+    Array.from(doc.all_models || []).forEach(function (m) {
+      var cbs = m.js_event_callbacks;
+      var has_pan = cbs && (typeof cbs.has === "function" ? cbs.has("pan") : cbs.pan !== undefined);
+      if (!has_pan) return;
+      var view = (typeof Bokeh !== "undefined" && Bokeh.index) ? Bokeh.index.find_one(m) : null;
+      var el = view && view.canvas_view && view.canvas_view.events_el;
+      if (el) el.style.touchAction = "none";
+    });
+  }
+
   function init(doc, opts, apply_url) {
+    claim_touch(doc);
     var p = params();
     var html = document.documentElement;
     if (p.get("theme") === "dark") html.classList.add("ae-dark");
@@ -64,7 +78,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     }
   }
 
-  var api = { init: init, params: params, hide_models: hide_models, fit: fit };
+  var api = { init: init, claim_touch: claim_touch, params: params, hide_models: hide_models, fit: fit };
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;
   return api;
 })();

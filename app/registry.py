@@ -11,7 +11,7 @@ PLATES: list[tuple[str, str]] = [
     # plate: scaling
     # plate: self-attention
     ("masking", "app.plates.masking:MaskingPlate"),
-    # plate: multi-head
+    ("multi-head", "app.plates.multi_head:MultiHeadPlate"),
 ]
 
 

@@ -9,7 +9,7 @@ PLATES: list[tuple[str, str]] = [
     ("lookup", "app.plates.lookup:LookupPlate"),
     # plate: worked
     # plate: scaling
-    # plate: self-attention
+    ("self-attention", "app.plates.self_attention:SelfAttentionPlate"),
     ("masking", "app.plates.masking:MaskingPlate"),
     ("multi-head", "app.plates.multi_head:MultiHeadPlate"),
 ]

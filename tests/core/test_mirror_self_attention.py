@@ -1,0 +1,202 @@
+"""mirror.js's self-attention functions against attention_core, in node, on seeded random cases.
+
+matmul, sinusoidal_positions, self_attention, cross_attention and permutation_check are run on
+1,200 seeded random cases (random n, M, widths, perms, positions on or off, some with masks),
+and the plate's glue (app/static/self_attention.js: compute + frame_data) on ~190 of the 984
+states the plate can show (every n, positions and cross with shuffles 0, 1 and 40, plus a
+seeded sample): every number to 1e-12 and every text written on the page identical to
+app/plates/self_attention.py's.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import attention_core as ac
+
+REPO = Path(__file__).resolve().parents[2]
+STATIC = REPO / "app" / "static"
+N_CASES = 1200
+TOL = 1e-12
+
+NODE = shutil.which("node") or ("/usr/bin/node" if Path("/usr/bin/node").exists() else None)
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is needed for the mirror parity tests")
+
+RUNNER = r"""
+const M = require(%(mirror)s);
+const S = require(%(glue)s);
+const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const plate = input.plate;
+function run(c) {
+  try {
+    switch (c.fn) {
+      case "matmul": return {ok: M.matmul(c.A, c.B)};
+      case "sinusoidal_positions": return {ok: M.sinusoidal_positions(c.n, c.d, c.base)};
+      case "self_attention": return {ok: M.self_attention(c.X, c.Wq, c.Wk, c.Wv, c.mask)};
+      case "cross_attention": return {ok: M.cross_attention(c.X, c.Y, c.Wq, c.Wk, c.Wv, c.mask)};
+      case "permutation_check": return {ok: M.permutation_check(c.X, c.Wq, c.Wk, c.Wv, c.perm, c.positions, c.Y)};
+      case "frame_data": return {ok: S.frame_data(plate, S.compute(plate, c.state))};
+    }
+    return {error: "unknown fn " + c.fn};
+  } catch (e) { return {error: String(e.message || e)}; }
+}
+process.stdout.write(JSON.stringify(input.cases.map(run)));
+"""
+
+
+def run_node(cases: list[dict], tmp_path, plate: dict | None = None) -> list[dict]:
+    script = tmp_path / "runner.js"
+    script.write_text(RUNNER % {"mirror": json.dumps(str(STATIC / "mirror.js")),
+                                "glue": json.dumps(str(STATIC / "self_attention.js"))}, encoding="utf-8")
+    res = subprocess.run([NODE, str(script)], input=json.dumps({"cases": cases, "plate": plate}), capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert len(out) == len(cases)
+    return out
+
+
+def make_cases(seed: int = 20260) -> list[dict]:
+    rng = np.random.default_rng(seed)
+    kinds = ["matmul", "sinusoidal_positions", "self_attention", "cross_attention", "permutation_check"]
+    cases = []
+    for k in range(N_CASES):
+        fn = kinds[k % len(kinds)]
+        n, m, dm, dk, dv = (int(v) for v in rng.integers(1, 9, size=5))
+        spread = float(rng.choice([0.5, 1.0, 2.0]))
+        X = (rng.normal(size=(n, dm)) * spread).tolist()
+        Wq, Wk, Wv = (rng.normal(size=(dm, dk)).tolist(), rng.normal(size=(dm, dk)).tolist(),
+                      rng.normal(size=(dm, dv)).tolist())
+        if fn == "matmul":
+            cases.append({"fn": fn, "A": rng.normal(size=(n, dm)).tolist(), "B": rng.normal(size=(dm, m)).tolist()})
+        elif fn == "sinusoidal_positions":
+            cases.append({"fn": fn, "n": int(rng.integers(0, 40)), "d": int(rng.integers(1, 17)),
+                          "base": None if k % 3 else float(rng.choice([100.0, 10000.0, 12.5]))})
+        elif fn == "self_attention":
+            mask = (rng.random((n, n)) < 0.7).tolist() if k % 4 == 0 else None
+            cases.append({"fn": fn, "X": X, "Wq": Wq, "Wk": Wk, "Wv": Wv, "mask": mask})
+        elif fn == "cross_attention":
+            Y = rng.normal(size=(m, dm)).tolist()
+            mask = (rng.random((n, m)) < 0.7).tolist() if k % 4 == 0 else None
+            cases.append({"fn": fn, "X": X, "Y": Y, "Wq": Wq, "Wk": Wk, "Wv": Wv, "mask": mask})
+        else:
+            cross = bool(k % 2)
+            cases.append({"fn": fn, "X": X, "Wq": Wq, "Wk": Wk, "Wv": Wv, "perm": rng.permutation(n).tolist(),
+                          "positions": bool(rng.integers(0, 2)), "Y": rng.normal(size=(m, dm)).tolist() if cross else None})
+    return cases
+
+
+def core_result(c: dict):
+    fn = c["fn"]
+    if fn == "matmul":
+        return np.asarray(c["A"]) @ np.asarray(c["B"])
+    if fn == "sinusoidal_positions":
+        return ac.sinusoidal_positions(c["n"], c["d"], *([] if c["base"] is None else [c["base"]]))
+    if fn == "self_attention":
+        mask = None if c["mask"] is None else np.asarray(c["mask"], dtype=bool)
+        return ac.self_attention(c["X"], c["Wq"], c["Wk"], c["Wv"], mask=mask)
+    if fn == "cross_attention":
+        mask = None if c["mask"] is None else np.asarray(c["mask"], dtype=bool)
+        return ac.cross_attention(c["X"], c["Y"], c["Wq"], c["Wk"], c["Wv"], mask=mask)
+    return ac.permutation_check(c["X"], c["Wq"], c["Wk"], c["Wv"], c["perm"], positions=c["positions"], Y=c["Y"])
+
+
+def test_mirror_matches_core_on_random_cases(tmp_path):
+    cases = make_cases()
+    results = run_node(cases, tmp_path)
+    counts: dict[str, int] = {}
+    worst = 0.0
+    for c, r in zip(cases, results):
+        assert "error" not in r, (c["fn"], r)
+        want, got = core_result(c), r["ok"]
+        fn = c["fn"]
+        counts[fn] = counts.get(fn, 0) + 1
+        if fn in ("matmul", "sinusoidal_positions"):
+            g = np.asarray(got, dtype=float).reshape(np.shape(want))
+            err = float(np.max(np.abs(g - want), initial=0.0))
+        elif fn in ("self_attention", "cross_attention"):
+            out, w = want
+            err = max(float(np.max(np.abs(np.asarray(got["output"]) - out))),
+                      float(np.max(np.abs(np.asarray(got["weights"]) - w))))
+            assert not any(map(np.isnan, np.asarray(got["weights"]).ravel()))
+        else:
+            equal, diff = want
+            assert got["equal"] is equal, (c, got, want)
+            err = abs(got["max_diff"] - diff)
+        worst = max(worst, err)
+        assert err <= TOL, (fn, err)
+    assert sum(counts.values()) >= 1000 and all(v >= 200 for v in counts.values()), counts
+    assert worst <= TOL
+
+
+def test_mirror_permutation_check_finds_broken_equivariance(tmp_path):
+    """Not all True: with positions the seed's case is False in both, with the same difference."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(5, 4))
+    Wq, Wk, Wv = rng.normal(size=(3, 4, 4))
+    case = {"fn": "permutation_check", "X": X.tolist(), "Wq": Wq.tolist(), "Wk": Wk.tolist(), "Wv": Wv.tolist(),
+            "perm": [3, 0, 4, 1, 2], "positions": True, "Y": None}
+    (r,) = run_node([case], tmp_path)
+    equal, diff = ac.permutation_check(X, Wq, Wk, Wv, [3, 0, 4, 1, 2], positions=True)
+    assert r["ok"]["equal"] is False and equal is False
+    assert abs(r["ok"]["max_diff"] - diff) <= TOL and abs(diff - 2.366) <= 0.001
+
+
+def test_mirror_refuses_what_the_core_refuses(tmp_path):
+    X = [[1.0, 2.0], [3.0, 4.0]]
+    W = [[1.0, 0.0], [0.0, 1.0]]
+    cases = [
+        {"fn": "permutation_check", "X": X, "Wq": W, "Wk": W, "Wv": W, "perm": [0, 0], "positions": False, "Y": None},
+        {"fn": "permutation_check", "X": X, "Wq": W, "Wk": W, "Wv": W, "perm": [0], "positions": False, "Y": None},
+        {"fn": "sinusoidal_positions", "n": -1, "d": 4, "base": None},
+        {"fn": "sinusoidal_positions", "n": 3, "d": 0, "base": None},
+        {"fn": "matmul", "A": [[1.0, 2.0, 3.0]], "B": W},
+        {"fn": "cross_attention", "X": X, "Y": [], "Wq": W, "Wk": W, "Wv": W, "mask": None},
+    ]
+    for c, r in zip(cases, run_node(cases, tmp_path)):
+        assert "error" in r, (c, r)
+
+
+def plate_data() -> dict:
+    from app.plates.self_attention import D, LETTERS, MAX_SHUFFLE, N_MAX, N_MIN, PERMS, WK, WQ, WV, X_ALL, Y_ALL, Y_LETTERS
+
+    return {"X": X_ALL.tolist(), "Y": Y_ALL.tolist(), "Wq": WQ.tolist(), "Wk": WK.tolist(), "Wv": WV.tolist(),
+            "perms": {str(n): [list(p) for p in ps] for n, ps in PERMS.items()}, "letters": LETTERS,
+            "y_letters": Y_LETTERS, "d": D, "n_min": N_MIN, "n_max": N_MAX, "max_shuffle": MAX_SHUFFLE}
+
+
+def test_plate_glue_matches_python_on_every_state(tmp_path):
+    from app.plates.self_attention import MAX_SHUFFLE, N_MAX, N_MIN, compute, frame_data
+
+    every = [{"n": n, "shuffle": k, "positions": p, "cross": c} for n in range(N_MIN, N_MAX + 1)
+             for k in range(MAX_SHUFFLE + 1) for p in (False, True) for c in (False, True)]
+    assert len(every) == 984
+    # Every n, positions and cross with shuffles 0, 1 and MAX, plus a seeded sample of the rest.
+    rng = np.random.default_rng(4)
+    states = [s for s in every if s["shuffle"] in (0, 1, MAX_SHUFFLE)]
+    states += [every[i] for i in rng.choice(len(every), size=120, replace=False) if every[i] not in states]
+    results = run_node([{"fn": "frame_data", "state": s} for s in states], tmp_path, plate_data())
+    for s, r in zip(states, results):
+        assert "error" not in r, (s, r)
+        js, py = r["ok"], frame_data(compute(**s))
+        assert js["factors"] == py["factors"], s
+        assert js["order"] == py["order"] and js["check"] == py["check"], s
+        assert js["sources"].keys() == py["sources"].keys()
+        for name, src in py["sources"].items():
+            jsrc = js["sources"][name]
+            assert jsrc.keys() == src.keys(), (name, jsrc.keys(), src.keys())
+            for col, values in src.items():
+                if col == "by":
+                    assert jsrc[col] == ["mirror.js"] and values == ["attention_core"]
+                    continue
+                assert len(jsrc[col]) == len(values), (s, name, col)
+                if values and isinstance(values[0], float):
+                    err = float(np.max(np.abs(np.asarray(jsrc[col], dtype=float) - np.asarray(values))))
+                    assert err <= TOL, (s, name, col, err)
+                else:
+                    assert jsrc[col] == values, (s, name, col)

@@ -7,7 +7,7 @@ from importlib import import_module
 # (slug, "module:Class"), in reading order.
 PLATES: list[tuple[str, str]] = [
     ("lookup", "app.plates.lookup:LookupPlate"),
-    # plate: worked
+    ("worked", "app.plates.worked:WorkedPlate"),
     # plate: scaling
     ("self-attention", "app.plates.self_attention:SelfAttentionPlate"),
     ("masking", "app.plates.masking:MaskingPlate"),

@@ -9,7 +9,7 @@ from .geometry import cartesian, polar
 from .lookup import LookupSteps, lookup_steps
 from .softmax import softmax
 
-# core: worked
+from .worked import convex_hull, length_sweep, prediction_error
 # core: scaling
 from .self_attention import check_perm, cross_attention, permutation_check, self_attention, sinusoidal_positions
 from .masking import MaskingSteps, attention_loop, causal_mask, masked_scores, masking_steps, padding_mask, window_mask, zero_after_softmax

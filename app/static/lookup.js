@@ -169,7 +169,6 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
 
   // The address bar follows the plate (replaceState, so the history does not fill up); the
   // names and formats are LookupState.to_url()'s, and fields at their defaults are left out.
-  var url_timer = null;
   function g6(x) { return String(Number(x.toPrecision(6))); }
   function url_fields(a, defaults) {
     var kd = a.keys.data, st = settings(a), out = {};
@@ -183,18 +182,8 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     return out;
   }
   function write_url(a, defaults) {
-    if (typeof window === "undefined" || !window.history) return;
-    clearTimeout(url_timer);
-    url_timer = setTimeout(function () {
-      try {
-        var params = new URLSearchParams(window.location.search);
-        ["angle", "length", "d_k", "scaled", "keys"].forEach(function (k) { params.delete(k); });
-        var f = url_fields(a, defaults);
-        Object.keys(f).forEach(function (k) { params.set(k, f[k]); });
-        var qs = params.toString();
-        window.history.replaceState(window.history.state, "", window.location.pathname + (qs ? "?" + qs : "") + window.location.hash);
-      } catch (err) { /* an iframe's srcdoc or a sandbox may refuse; the plate works without it */ }
-    }, 250);
+    if (typeof AEPage === "undefined") return;  // node tests load the glue alone
+    AEPage.write_url(["angle", "length", "d_k", "scaled", "keys"], function () { return url_fields(a, defaults); });
   }
 
   // Apply a link's settings in a page with no Python (an exported file); the rules are

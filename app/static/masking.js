@@ -345,7 +345,6 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
 
   // The address bar follows the plate (replaceState); names and formats are MaskingState.to_url()'s,
   // and fields at their defaults are left out.
-  var url_timer = null;
   var URL_NAMES = ["n", "kind", "p", "w", "causal_window", "contrast", "cells"];
   function url_fields(a) {
     var st = settings(a), d = a.defaults, out = {};
@@ -361,18 +360,8 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     return out;
   }
   function write_url(a) {
-    if (typeof window === "undefined" || !window.history) return;
-    clearTimeout(url_timer);
-    url_timer = setTimeout(function () {
-      try {
-        var params = new URLSearchParams(window.location.search);
-        URL_NAMES.forEach(function (k) { params.delete(k); });
-        var f = url_fields(a);
-        Object.keys(f).forEach(function (k) { params.set(k, f[k]); });
-        var qs = params.toString();
-        window.history.replaceState(window.history.state, "", window.location.pathname + (qs ? "?" + qs : "") + window.location.hash);
-      } catch (err) { /* an iframe's srcdoc or a sandbox may refuse; the plate works without it */ }
-    }, 250);
+    if (typeof AEPage === "undefined") return;  // node tests load the glue alone
+    AEPage.write_url(URL_NAMES, function () { return url_fields(a); });
   }
 
   var api = {

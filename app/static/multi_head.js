@@ -264,25 +264,14 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   }
 
   // The address bar follows the plate (names and formats of MultiHeadState.to_url()).
-  var url_timer = null;
   function url_fields(a, defaults) {
     var st = settings(a), out = {};
     ["d_model", "h", "n"].forEach(function (k) { if (st[k] !== defaults[k]) out[k] = String(st[k]); });
     return out;
   }
   function write_url(a, defaults) {
-    if (typeof window === "undefined" || !window.history) return;
-    clearTimeout(url_timer);
-    url_timer = setTimeout(function () {
-      try {
-        var params = new URLSearchParams(window.location.search);
-        ["d_model", "h", "n"].forEach(function (k) { params.delete(k); });
-        var f = url_fields(a, defaults);
-        Object.keys(f).forEach(function (k) { params.set(k, f[k]); });
-        var qs = params.toString();
-        window.history.replaceState(window.history.state, "", window.location.pathname + (qs ? "?" + qs : "") + window.location.hash);
-      } catch (err) { /* an iframe's srcdoc or a sandbox may refuse; the plate works without it */ }
-    }, 250);
+    if (typeof AEPage === "undefined") return;  // node tests load the glue alone
+    AEPage.write_url(["d_model", "h", "n"], function () { return url_fields(a, defaults); });
   }
 
   // Apply a link's settings in a page with no Python (an exported file), by the rules of

@@ -53,6 +53,25 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     });
   }
 
+  // The address bar follows the plate: `names` are the plate's URL fields, `fields()` returns
+  // those that differ from their defaults. replaceState (the history does not fill up), at most
+  // every 250 ms; an iframe's srcdoc or a sandbox may refuse, and the plate works without it.
+  var url_timer = null;
+  function write_url(names, fields) {
+    if (typeof window === "undefined" || !window.history) return;
+    clearTimeout(url_timer);
+    url_timer = setTimeout(function () {
+      try {
+        var params = new URLSearchParams(window.location.search);
+        names.forEach(function (k) { params.delete(k); });
+        var f = fields();
+        Object.keys(f).forEach(function (k) { params.set(k, f[k]); });
+        var qs = params.toString();
+        window.history.replaceState(window.history.state, "", window.location.pathname + (qs ? "?" + qs : "") + window.location.hash);
+      } catch (err) { /* refused: see above */ }
+    }, 250);
+  }
+
   function init(doc, opts, apply_url) {
     claim_touch(doc);
     var p = params();
@@ -78,7 +97,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     }
   }
 
-  var api = { init: init, claim_touch: claim_touch, params: params, hide_models: hide_models, fit: fit };
+  var api = { init: init, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models, fit: fit };
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;
   return api;
 })();

@@ -189,7 +189,6 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
   }
 
   // The address bar follows the plate (replaceState); names and formats as SelfAttentionState.to_url().
-  var url_timer = null;
   function url_fields(st, defaults) {
     var out = {};
     if (st.n !== defaults.n) out.n = String(st.n);
@@ -199,18 +198,8 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
     return out;
   }
   function write_url(a, defaults, st) {
-    if (typeof window === "undefined" || !window.history) return;
-    clearTimeout(url_timer);
-    url_timer = setTimeout(function () {
-      try {
-        var params = new URLSearchParams(window.location.search);
-        ["n", "shuffle", "positions", "cross"].forEach(function (k) { params.delete(k); });
-        var f = url_fields(st, defaults);
-        Object.keys(f).forEach(function (k) { params.set(k, f[k]); });
-        var qs = params.toString();
-        window.history.replaceState(window.history.state, "", window.location.pathname + (qs ? "?" + qs : "") + window.location.hash);
-      } catch (err) { /* an iframe's srcdoc or a sandbox may refuse; the plate works without it */ }
-    }, 250);
+    if (typeof AEPage === "undefined") return;  // node tests load the glue alone
+    AEPage.write_url(["n", "shuffle", "positions", "cross"], function () { return url_fields(st, defaults); });
   }
 
   var api = {

@@ -472,7 +472,6 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
   var DEFAULT_PRESET = "three-items";
   var URL_FIELDS = ["preset", "scaled", "step", "query", "keys", "values"];
   var PAGE_PARAMS = ["embed", "theme", "hide", "present", "plate"];
-  var url_timer = null;
   function g6(x) { return String(Number(Number(x).toPrecision(6))); }
   function url_vec(v) { return v.map(g6).join(","); }
   function url_fields(a) {
@@ -486,18 +485,8 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     return out;
   }
   function write_url(a) {
-    if (typeof window === "undefined" || !window.history) return;
-    clearTimeout(url_timer);
-    url_timer = setTimeout(function () {
-      try {
-        var params = new URLSearchParams(window.location.search);
-        URL_FIELDS.forEach(function (k) { params.delete(k); });
-        var f = url_fields(a);
-        Object.keys(f).forEach(function (k) { params.set(k, f[k]); });
-        var qs = params.toString();
-        window.history.replaceState(window.history.state, "", window.location.pathname + (qs ? "?" + qs : "") + window.location.hash);
-      } catch (err) { /* an iframe's srcdoc or a sandbox may refuse; the plate works without it */ }
-    }, 250);
+    if (typeof AEPage === "undefined") return;  // node tests load the glue alone
+    AEPage.write_url(URL_FIELDS, function () { return url_fields(a); });
   }
 
   // Apply a link's settings in a page with no Python (an exported file), with

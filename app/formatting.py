@@ -11,7 +11,7 @@ def fix(x: float, digits: int) -> str:
     toFixed rounds the exact binary value, and an exact tie away from zero (0.125 -> '0.13',
     -0.5 -> '-1'); Python's format rounds ties to even, so Decimal does the rounding here.
     """
-    s = str(Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+    s = format(Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP), "f")
     return s[1:] if s.startswith("-") and Decimal(s) == 0 else s
 
 

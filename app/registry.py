@@ -8,7 +8,7 @@ from importlib import import_module
 PLATES: list[tuple[str, str]] = [
     ("lookup", "app.plates.lookup:LookupPlate"),
     ("worked", "app.plates.worked:WorkedPlate"),
-    # plate: scaling
+    ("scaling", "app.plates.scaling:ScalingPlate"),
     ("self-attention", "app.plates.self_attention:SelfAttentionPlate"),
     ("masking", "app.plates.masking:MaskingPlate"),
     ("multi-head", "app.plates.multi_head:MultiHeadPlate"),

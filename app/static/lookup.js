@@ -189,7 +189,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
   // Apply a link's settings in a page with no Python (an exported file); the rules are
   // LookupState.apply_url's: clamp what is out of range, ignore what cannot be read, and
   // return a notice for each.
-  var NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+  var NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER (ASCII only)
   var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate"];
   function short(t) { t = String(t).replace(/[^\x20-\x7e\u00a0-\uffff]/g, "?"); return t.length <= 24 ? t : t.slice(0, 23) + "\u2026"; }
   function apply_url(a, params) {

@@ -1,0 +1,286 @@
+// scaling.js: the "Why divide by √d_k" plate's live path. The width slider, the scaling box and
+// a drag or click on the flat-line or entropy chart recompute every view here with
+// AttentionMirror (flat_line, softmax_jacobian, entropy, normal_density) and write the sources
+// in place, so the page follows the hand and works in an exported file with no server. The
+// histogram is not recomputed: its counts come from NumPy's generator, which the browser cannot
+// reproduce, so Python ships every width's bins in the "histogram_table" source and this file
+// picks the rows. Python recomputes all of it with attention_core when a change reaches it.
+// Needs mirror.js loaded first. `a` holds the plate's Bokeh models by name (see scaling.py).
+var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) || (function () {
+  "use strict";
+  var M = AttentionMirror;
+  var BASE = [2, 1, 0], N_SAMPLES = 10000, DENSITY_POINTS = 161, MAX_EXP = 10, DEFAULT_D_K = 64;
+  var drags = {};  // plot id -> true while a pan is in progress
+  var settle = {};  // flat plot id -> timer that ends a run of widget changes
+  var SETTLE_MS = 150;
+
+  // --- how numbers are written (scaling.py's sci, short, weight_text, trim) ----------------
+  function fix(x, d) { var s = x.toFixed(d); return s === "-" + (0).toFixed(d) ? (0).toFixed(d) : s; }
+  function sci(x) { return x.toExponential(1); }
+  function short(x) {
+    if (x === 0) return "0";
+    if (Math.abs(x) < 0.0005) return sci(x);
+    return fix(x, 3);
+  }
+  function weight_text(w) {
+    if (w > 0.9995) return 1 - w >= 0.000005 ? fix(w, 5) : "1 − " + sci(1 - w);
+    return short(w);
+  }
+  function trim(x) {
+    var s = fix(x, 2);
+    if (s.indexOf(".") >= 0) s = s.replace(/0+$/, "").replace(/\.$/, "");
+    return (s === "-0" || s === "") ? "0" : s;
+  }
+
+  function quiet(model, props) { model.setv(props, { sync: false }); }
+  function send(model, props) { model.setv(props, { check_eq: false }); }
+  function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
+
+  function settings(a) {
+    var e = clamp(Math.round(Number(a.dk.value)), 0, MAX_EXP);
+    if (!Number.isFinite(e)) e = Math.log2(DEFAULT_D_K);
+    return { exp: e, d_k: Math.pow(2, e), scaled: a.scaled.active.indexOf(0) >= 0 };
+  }
+
+  // (text_align, x_offset) keeping a marker's label inside the plot (scaling.py's label_side).
+  function label_side(d_k, left_below) { return d_k < left_below ? ["left", 8.0] : ["right", -8.0]; }
+
+  function std_text(d_k, std, scaled) {
+    return "std " + fix(std, 2) + (scaled ? "" : "   (√" + d_k + " = " + trim(Math.sqrt(d_k)) + ")");
+  }
+
+  function readout_html(d_k, scaled, std_raw, std_scaled, scores, w, largest, h) {
+    var raw_part = "raw " + fix(std_raw, 2), scaled_part = "÷√" + d_k + ": " + fix(std_scaled, 2);
+    if (scaled) scaled_part = "<b>" + scaled_part + "</b>"; else raw_part = "<b>" + raw_part + "</b>";
+    return "<div class='ae-readout' role='status'>" +
+      "<span class='ae-big'>d_k = " + d_k + " · std of 10,000 scores: " + raw_part + " · " + scaled_part + "</span>" +
+      "<span class='ae-sub'>three items, scores [" + scores.map(trim).join(", ") + "] → weights " +
+      w.map(weight_text).join(", ") + " · largest Jacobian entry " + short(largest) +
+      " · entropy " + fix(h, 3) + " of log 3 = " + fix(Math.log(3), 3) + "</span></div>";
+  }
+
+  // Every view of the plate from the widgets, in place.
+  var computing = false;
+  function recompute(a) {
+    computing = true;
+    try { return compute(a); } finally { computing = false; }
+  }
+  function compute(a) {
+    var st = settings(a), d = st.d_k, flag = st.scaled ? 1 : 0;
+    if (a.defaults) write_url(a);
+
+    // (a) the histogram: this width's precomputed bins, and the normal curve over them.
+    var t = a.table.data, hd = a.hist.data, k = 0;
+    for (var r = 0; r < t.d.length; r++) {
+      if (t.d[r] === d && t.scaled[r] === flag) {
+        hd.left[k] = t.left[r]; hd.right[k] = t.right[r]; hd.count[k] = t.count[r]; k++;
+      }
+    }
+    a.hist.change.emit();
+    var lo = hd.left[0], hi = hd.right[k - 1], width = hd.right[0] - hd.left[0];
+    var variance = st.scaled ? 1.0 : d, dd = a.density.data, step = (hi - lo) / (DENSITY_POINTS - 1);
+    var top = 0;
+    for (var j = 0; j < DENSITY_POINTS; j++) {
+      var x = j === DENSITY_POINTS - 1 ? hi : j * step + lo;
+      var pdf = M.normal_density(x, variance);
+      dd.x[j] = x; dd.pdf[j] = pdf; dd.y[j] = N_SAMPLES * width * pdf;
+      if (dd.y[j] > top) top = dd.y[j];
+    }
+    a.density.change.emit();
+    for (var c = 0; c < k; c++) if (hd.count[c] > top) top = hd.count[c];
+    quiet(a.hist_plot.x_range, { start: lo, end: hi });
+    quiet(a.hist_plot.y_range, { end: top * 1.18 });
+    quiet(a.hist_xaxis, { axis_label: st.scaled ? "q·k / √" + d : "q·k" });
+    var sd = a.stds.data, si = Array.from(sd.d).indexOf(d);
+    var std_raw = sd.unscaled[si], std_scaled = sd.scaled[si];
+    quiet(a.std_label, { text: std_text(d, st.scaled ? std_scaled : std_raw, st.scaled) });
+
+    // (b) the flat line: this width's three weights on the curves.
+    var w = M.flat_line([d], BASE, st.scaled)[0];
+    var fc = a.flat_current.data;
+    var side = label_side(d, 4);
+    for (var i = 0; i < 3; i++) {
+      fc.d[i] = d; fc.w[i] = w[i]; fc.label[i] = weight_text(w[i]); fc.align[i] = side[0]; fc.dx[i] = side[1];
+    }
+    a.flat_current.change.emit();
+    quiet(a.flat_span, { location: d });
+    quiet(a.ent_span, { location: d });
+
+    // (c) the Jacobian of those weights and their entropy.
+    var J = M.softmax_jacobian(w), jd = a.jac.data, largest = 0;
+    for (i = 0; i < 3; i++) {
+      for (j = 0; j < 3; j++) {
+        var n = 3 * i + j;
+        jd.value[n] = J[i][j]; jd.label[n] = short(J[i][j]);
+        if (Math.abs(J[i][j]) > largest) largest = Math.abs(J[i][j]);
+      }
+    }
+    a.jac.change.emit();
+    quiet(a.jac_max, { text: "largest entry " + short(largest) });
+    var h = M.entropy(w), ec = a.ent_current.data;
+    side = label_side(d, 256);
+    ec.d[0] = d; ec.h[0] = h; ec.label[0] = "H = " + fix(h, 3); ec.align[0] = side[0]; ec.dx[0] = side[1];
+    a.ent_current.change.emit();
+
+    var root = Math.sqrt(d);
+    var scores = BASE.map(function (b) { var raw = root * b; return st.scaled ? raw / root : raw; });
+    quiet(a.readout, { text: readout_html(d, st.scaled, std_raw, std_scaled, scores, w, largest, h) });
+    return { d_k: d, scaled: st.scaled, weights: w, jacobian: J, entropy: h };
+  }
+
+  // --- widget changes: live at once, folded into Python once they settle -----------------
+  // While widgets change, the flat plot carries "busy" and Python waits; SETTLE_MS after the
+  // last change "busy" goes and Python folds the widgets in once (then answers). A late answer
+  // (the page moved on while Python computed) is caught by the guard below.
+  function on_widget(a) {
+    guard(a);
+    recompute(a);
+    if (Object.keys(drags).length > 0) return;  // a pan commits when it ends
+    var plot = a.flat_plot;
+    if (plot.tags.indexOf("busy") < 0) plot.tags = ["busy"];
+    clearTimeout(settle[plot.id]);
+    settle[plot.id] = setTimeout(function () { delete settle[plot.id]; plot.tags = []; }, SETTLE_MS);
+  }
+
+  // Python pushes "rendered" (the state its numbers are for) before its labels and numbers, each
+  // in its own message. Whenever one of them lands and "rendered" is not what the widgets show
+  // now, the answer is late (the page has moved on): recompute from the widgets at once, in the
+  // same task, so a stale number is never painted.
+  function guard(a) {
+    if (!a.rendered || a.rendered.__ae_guarded) return;
+    a.rendered.__ae_guarded = true;
+    var check = function () { if (!computing && is_stale(a)) recompute(a); };
+    [a.rendered, a.hist, a.density, a.flat_current, a.jac, a.ent_current, a.hist_plot.x_range, a.hist_plot.y_range,
+     a.hist_xaxis, a.std_label, a.jac_max, a.flat_span, a.ent_span, a.readout].forEach(function (m) {
+      a.rendered.connect(m.change, check);
+    });
+  }
+  function is_stale(a) {
+    var st = settings(a), r = a.rendered.data;
+    return Number(r.d_k[0]) !== st.d_k || (Number(r.scaled[0]) === 1) !== st.scaled;
+  }
+
+  // --- a drag or click on the flat-line or entropy chart sets the width -------------------
+  function set_width_from_x(a, x) {
+    var e = x > 0 ? clamp(Math.round(Math.log2(x)), 0, MAX_EXP) : 0;
+    if (Number(a.dk.value) !== e) quiet(a.dk, { value: e });
+    recompute(a);
+  }
+
+  function commit(a, plot) {
+    send(a.dk, { value: a.dk.value });  // the slider carries the width to Python
+    plot.tags = [];                     // "busy" off: Python folds the state in once
+  }
+
+  function on_pan_start(a, ev, plot) {
+    guard(a);
+    drags[plot.id] = true;
+    plot.tags = ["busy"];
+    set_width_from_x(a, ev.x);
+  }
+
+  function on_pan(a, ev, plot) {
+    if (!drags[plot.id]) return;
+    set_width_from_x(a, ev.x);
+  }
+
+  function on_pan_end(a, ev, plot) {
+    if (!drags[plot.id]) return;
+    commit(a, plot);
+    delete drags[plot.id];
+  }
+
+  function on_tap(a, ev, plot) {
+    if (Object.keys(drags).length > 0) return;
+    guard(a);
+    plot.tags = ["busy"];
+    set_width_from_x(a, ev.x);
+    commit(a, plot);
+  }
+
+  function on_reset(a) {  // each widget's change runs on_widget
+    a.dk.value = Math.log2(a.defaults.d_k);
+    a.scaled.active = a.defaults.scaled ? [0] : [];
+  }
+
+  // --- a link's settings, in an exported page (served pages read them in Python) ----------
+  // ScalingState.apply_url's rules and notices: d_k is any number, snapped to the nearest power
+  // of two in 1..1024; what cannot be read is ignored; the first of a repeated setting counts.
+  var NUMBER = /^[ \t\n\r\f\v]*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER (ASCII)
+  var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate"];
+  // app.state._short: what Python's str.isprintable() refuses (controls, format characters,
+  // separators other than the ASCII space) becomes "?", then the text is cut to 24 characters.
+  var UNPRINTABLE = new RegExp("[\\p{C}\\p{Z}]", "gu");
+  function short_text(t) {
+    t = String(t).replace(UNPRINTABLE, function (c) { return c === " " ? c : "?"; });
+    return t.length <= 24 ? t : t.slice(0, 23) + "\u2026";
+  }
+  function nearest_width(x) {  // scaling.py's nearest_width
+    x = clamp(x, 1, Math.pow(2, MAX_EXP));
+    return Math.pow(2, Math.floor(Math.log2(x) + 0.5));
+  }
+  function apply_url(a, params) {
+    var notices = [], st = {}, seen = {};
+    params.forEach(function (text, name) {
+      if (seen[name]) return;
+      seen[name] = true;
+      if (["d_k", "scaled"].indexOf(name) < 0) {
+        if (CHROME_PARAMS.indexOf(name) < 0) notices.push("ignored unknown setting '" + short_text(name) + "'");
+        return;
+      }
+      if (text.length > 200) { notices.push("ignored '" + name + "': value too long"); return; }
+      if (name === "d_k") {
+        if (!NUMBER.test(text)) { notices.push("ignored 'd_k=" + short_text(text) + "': not a number"); return; }
+        var x = Number(text);
+        if (!Number.isFinite(x)) { notices.push("ignored 'd_k=" + short_text(text) + "': not a finite number"); return; }
+        var d = nearest_width(x);
+        if (Math.abs(x - d) > 1e-9) notices.push("'d_k' set to " + d + ", the nearest allowed value");
+        st.exp = Math.round(Math.log2(d));
+      } else {
+        var t = text.trim().toLowerCase();
+        if (["1", "true", "yes", "on"].indexOf(t) >= 0) st.scaled = true;
+        else if (["0", "false", "no", "off"].indexOf(t) >= 0) st.scaled = false;
+        else notices.push("ignored 'scaled=" + short_text(text) + "': expected 0 or 1");
+      }
+    });
+    if (st.exp !== undefined) a.dk.value = st.exp;
+    if (st.scaled !== undefined) a.scaled.active = st.scaled ? [0] : [];
+    recompute(a);
+    return notices;
+  }
+
+  // The address bar follows the plate (as lookup.js's write_url): ScalingState.to_url()'s
+  // names and formats, fields at their defaults left out.
+  var url_timer = null;
+  function url_fields(a) {
+    var st = settings(a), out = {};
+    if (st.d_k !== a.defaults.d_k) out.d_k = String(st.d_k);
+    if (st.scaled !== a.defaults.scaled) out.scaled = st.scaled ? "1" : "0";
+    return out;
+  }
+  function write_url(a) {
+    if (typeof window === "undefined" || !window.history) return;
+    clearTimeout(url_timer);
+    url_timer = setTimeout(function () {
+      try {
+        var params = new URLSearchParams(window.location.search);
+        ["d_k", "scaled"].forEach(function (k) { params.delete(k); });
+        var f = url_fields(a);
+        Object.keys(f).forEach(function (k) { params.set(k, f[k]); });
+        var qs = params.toString();
+        window.history.replaceState(window.history.state, "", window.location.pathname + (qs ? "?" + qs : "") + window.location.hash);
+      } catch (err) { /* an iframe's srcdoc or a sandbox may refuse; the plate works without it */ }
+    }, 250);
+  }
+
+  var api = {
+    fix: fix, sci: sci, short: short, weight_text: weight_text, trim: trim, label_side: label_side, std_text: std_text,
+    readout_html: readout_html, settings: settings, recompute: recompute, on_widget: on_widget,
+    is_stale: is_stale, on_pan_start: on_pan_start,
+    on_pan: on_pan, on_pan_end: on_pan_end, on_tap: on_tap, on_reset: on_reset, url_fields: url_fields,
+    write_url: write_url, apply_url: apply_url, nearest_width: nearest_width,
+  };
+  if (typeof globalThis !== "undefined") globalThis.ScalingLive = api;
+  return api;
+})();
+if (typeof module !== "undefined" && module.exports) module.exports = ScalingLive;

@@ -1,0 +1,158 @@
+"""Every registered plate builds without a server, and its Bokeh document holds the models its
+live path and browser tests rely on (the "contract" models, found by name).
+
+Nothing here starts a server: each plate, its whole page and the index are turned into a Bokeh
+model tree with `pn.panel(obj).get_root()`, exactly what a session or an export would do.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+
+import panel as pn
+import pytest
+from bokeh.document import Document
+from bokeh.models import ColumnDataSource
+
+from app import registry
+from app.page import index_page, plate_page
+
+# slug -> {model name: (model type, {column: rows} or None)}. A plate without an entry is held to
+# the generic contract only (it renders, its named sources are unique and rectangular).
+CONTRACTS: dict[str, dict[str, tuple[type, dict[str, int] | None]]] = {
+    "lookup": {
+        "query": (ColumnDataSource, {"x": 1, "y": 1}),
+        "keys": (ColumnDataSource, {"x": 5, "y": 5}),
+        "weights": (ColumnDataSource, {"weight": 5}),
+        "output": (ColumnDataSource, {"value": 1}),
+    },
+}
+
+SLUGS = registry.slugs()
+
+
+def render(obj):
+    """`obj` as a Bokeh model tree, added to a fresh Document as a session or an export would."""
+    doc = Document()
+    root = pn.panel(obj).get_root(doc)
+    doc.add_root(root)
+    return root
+
+
+def page_text(root) -> str:
+    """The HTML of every text-bearing model, as the browser will render it.
+
+    A Bokeh Div's text is HTML as is; Panel's own HTML model carries its HTML escaped once
+    (its view unescapes it), so that is undone here.
+    """
+    parts = []
+    for m in root.references():
+        text = getattr(m, "text", None)
+        if not isinstance(text, str):
+            continue
+        parts.append(html.unescape(text) if type(m).__module__.startswith("panel.") else text)
+    return " ".join(parts)
+
+
+def _find(root, name: str):
+    """The one model called `name` in the document (select_one, cross-checked by walking references)."""
+    by_walk = [m for m in root.references() if getattr(m, "name", None) == name]
+    assert len(by_walk) == 1, f"expected exactly one model named {name!r}, found {len(by_walk)}"
+    assert root.select_one({"name": name}) is by_walk[0]
+    assert root.document.select_one({"name": name}) is by_walk[0]
+    return by_walk[0]
+
+
+def _check_generic(root) -> None:
+    """Named models are unique (the browser finds them with get_model_by_name) and sources rectangular."""
+    names = [m.name for m in root.references() if getattr(m, "name", None)]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    assert not dupes, f"several models share the names {dupes}"
+    sources = [m for m in root.references() if isinstance(m, ColumnDataSource)]
+    assert any(m.name for m in sources), "the plate has no named ColumnDataSource"
+    for m in sources:
+        lengths = {len(v) for v in m.data.values()}
+        assert len(lengths) <= 1, f"source {m.name!r} has columns of different lengths: {lengths}"
+
+
+def _check_contract(root, slug: str) -> None:
+    assert root.document is not None
+    _check_generic(root)
+    for name, (kind, columns) in CONTRACTS.get(slug, {}).items():
+        model = _find(root, name)
+        assert isinstance(model, kind), f"{name!r} is a {type(model).__name__}, expected {kind.__name__}"
+        assert model.document is root.document, f"{name!r} is not in the page's document"
+        if columns:
+            for column, rows in columns.items():
+                assert column in model.data, f"{name!r} lacks column {column!r}; has {sorted(model.data)}"
+                assert len(model.data[column]) == rows, f"{name!r}.{column} has {len(model.data[column])} rows, expected {rows}"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_plate_view_builds_with_contract_models(slug):
+    plate = registry.plate_class(slug)()
+    view = plate.__panel__()
+    assert view is not None
+    root = render(plate)
+    _check_contract(root, slug)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_plate_page_builds_with_contract_models(slug):
+    # a served page with a hostile link setting: its notice must show, escaped (the static
+    # variant differs only in its links; tests/app/test_export.py builds it for the lookup plate)
+    page = plate_page(slug, {"<b>bad</b>": "1"})
+    assert page.plate.slug == slug
+    root = render(page)
+    _check_contract(root, slug)
+    # the header names the plate and links back to the index
+    cls = registry.plate_class(slug)
+    texts = page_text(root)
+    assert html.escape(cls.title) in texts
+    assert "href='/'" in texts
+    assert "ae-notice" in texts
+    assert "&lt;b&gt;bad&lt;/b&gt;" in texts
+    assert "<b>bad</b>" not in texts
+
+
+@pytest.mark.parametrize("static", [False, True], ids=["served", "static"])
+def test_index_page_lists_every_plate(static):
+    root = render(index_page(static=static))
+    texts = page_text(root)
+    for slug in SLUGS:
+        target = f"{slug}.html" if static else f"/{slug}"
+        assert f"href='{target}'" in texts, f"the index does not link to plate '{slug}'"
+        assert html.escape(registry.plate_class(slug).title) in texts
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_plate_module_docstring(slug):
+    cls = registry.plate_class(slug)
+    module = importlib.import_module(cls.__module__)
+    doc = (module.__doc__ or "").strip()
+    assert doc, f"{module.__name__} has no module docstring"
+    low = doc.lower()
+    assert slug in doc, f"{module.__name__}'s docstring does not mention its slug '{slug}'"
+    assert cls.title.lower() in low, f"{module.__name__}'s docstring does not name the plate ({cls.title!r})"
+    assert "teach" in low, f"{module.__name__}'s docstring does not say what the plate teaches"
+    assert "serve" in low or "export" in low, f"{module.__name__}'s docstring does not say how to open the plate"
+
+
+def test_lookup_contract_is_listed():
+    assert "lookup" in SLUGS and set(CONTRACTS["lookup"]) == {"query", "keys", "weights", "output"}
+
+
+def test_registry_is_consistent():
+    assert SLUGS, "no plates registered"
+    assert len(SLUGS) == len(set(SLUGS))
+    for slug in SLUGS:
+        cls = registry.plate_class(slug)
+        assert cls.slug == slug
+        assert cls.title and cls.summary and getattr(cls, "explanation", "")
+    with pytest.raises(ValueError, match="unknown plate 'nosuch'"):
+        registry.plate_class("nosuch")
+    prev, nxt = registry.neighbours(SLUGS[0])
+    assert prev is None
+    prev, nxt = registry.neighbours(SLUGS[-1])
+    assert nxt is None

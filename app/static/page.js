@@ -1,5 +1,6 @@
 // page.js: what every page does once its document is ready, served or exported.
-// - ?embed=1 hides the page chrome and scales the plate to fit its frame;
+// - ?embed=1 hides the page chrome, so the plate alone fills its frame (it scrolls in a smaller
+//   one: scaling it with CSS would put Bokeh's pointer coordinates off by the scale);
 // - ?hide=a,b hides the named controls (a lesson can fix some settings);
 // - ?present=1 enlarges everything for a projector; ?theme=dark darkens the page;
 // - in an exported page (no Python), the plate's own glue applies its URL fields
@@ -17,18 +18,6 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       var models = doc.all_models ? Array.from(doc.all_models).filter(function (m) { return m.name === name; }) : [];
       models.forEach(function (m) { if ("visible" in m) m.setv({ visible: false }, { sync: false }); });
     });
-  }
-
-  function fit(root_el) {
-    // Scale the page's content to the frame; never above 1 so small plates stay crisp.
-    if (!root_el) return;
-    root_el.style.transformOrigin = "0 0";
-    root_el.style.transform = "none";
-    var w = root_el.scrollWidth, h = root_el.scrollHeight;
-    if (!w || !h) return;
-    var s = Math.min(window.innerWidth / w, window.innerHeight / h, 1);
-    root_el.style.transform = "scale(" + s + ")";
-    document.body.style.overflow = "hidden";
   }
 
   function show_notices(doc, notices) {
@@ -89,15 +78,9 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       try { notices = apply_url(p) || []; } catch (err) { notices = ["could not read the link: " + err.message]; }
       if (p.get("embed") !== "1") show_notices(doc, notices);
     }
-    if (p.get("embed") === "1") {
-      var root = document.querySelector("body > div, body > *:not(script)");
-      var refit = function () { fit(root); };
-      setTimeout(refit, 50);
-      window.addEventListener("resize", refit);
-    }
   }
 
-  var api = { init: init, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models, fit: fit };
+  var api = { init: init, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models };
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;
   return api;
 })();

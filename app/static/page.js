@@ -2,7 +2,6 @@
 // - ?embed=1 hides the page chrome, so the plate alone fills its frame (it scrolls in a smaller
 //   one: scaling it with CSS would put Bokeh's pointer coordinates off by the scale);
 // - ?hide=a,b hides the named controls (a lesson can fix some settings);
-// - ?present=1 enlarges everything for a projector; ?theme=dark darkens the page;
 // - in an exported page (no Python), the plate's own glue applies its URL fields
 //   (the served page already did that in Python) and its notices are shown.
 var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (function () {
@@ -65,8 +64,6 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     claim_touch(doc);
     var p = params();
     var html = document.documentElement;
-    if (p.get("theme") === "dark") html.classList.add("ae-dark");
-    if (p.get("present") === "1") html.classList.add("ae-present");
     var hide = (p.get("hide") || "").split(",").map(function (s) { return s.trim(); }).filter(Boolean).slice(0, 50);
     if (p.get("embed") === "1") {
       html.classList.add("ae-embed");

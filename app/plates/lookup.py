@@ -18,7 +18,6 @@ attention_core when the gesture ends (the authority) and keeps the URL in step.
 from __future__ import annotations
 
 import math
-from functools import partial
 
 import numpy as np
 import panel as pn
@@ -307,12 +306,15 @@ class LookupPlate(PlateViewer):
         self.scaled_w.js_on_change("active", on_setting)
         self.reset_w.js_on_event(ButtonClick, js("LookupLive.on_reset(a, defaults);"))
 
-        # Python follows what a served page sends; `via` says where the query's position is read.
-        for model, attr, via in [(self.angle_w, "value", "widgets"), (self.length_w, "value", "widgets"),
-                                 (self.dk_w, "value", "widgets"), (self.scaled_w, "active", "widgets"),
-                                 (self.keys_src, "data", "widgets"), (self.query_src, "data", "query"),
-                                 (p, "tags", "query")]:
-            model.on_change(attr, partial(self._from_browser, via))
+        # Python follows what a served page sends. A served page's own changes end with a commit ("busy" off on the plot); single widget
+        # messages are only folded in after a short wait, by which time a browser that is
+        # leading a burst has said "busy" (its callbacks run a moment after the value is sent).
+        self._pending = None
+        for model, attr in [(self.angle_w, "value"), (self.length_w, "value"), (self.dk_w, "value"),
+                            (self.scaled_w, "active"), (self.keys_src, "data")]:
+            model.on_change(attr, self._from_widget)
+        for model, attr in [(self.query_src, "data"), (p, "tags")]:
+            model.on_change(attr, self._from_browser)
 
         self._layout = pn.Row(
             pn.pane.Bokeh(p),
@@ -325,16 +327,28 @@ class LookupPlate(PlateViewer):
         )
 
     # --- browser -> state ----------------------------------------------------------------
-    def _from_browser(self, via: str, attr, old, new) -> None:
+    WIDGET_WAIT_MS = 300
+
+    def _from_widget(self, attr, old, new) -> None:
+        doc = self.plot.document
+        if getattr(self, "_rendering", False):
+            return
+        if doc is None or doc.session_context is None:  # a notebook or a test: fold in at once
+            self._from_browser(attr, old, new)
+        elif self._pending is None:
+            self._pending = doc.add_timeout_callback(self._widget_wait_over, self.WIDGET_WAIT_MS)
+
+    def _widget_wait_over(self) -> None:
+        self._pending = None
+        self._from_browser(None, None, None)
+
+    def _from_browser(self, attr, old, new) -> None:
         """Fold what the browser sent into the state, which clamps and validates it."""
         if getattr(self, "_rendering", False) or "busy" in (self.plot.tags or []):
             return  # our own echo, or a gesture in progress (the browser leads until it ends)
         try:
             keys = clean_keys(np.column_stack([self.keys_src.data["x"], self.keys_src.data["y"]]))  # (5, 2)
-            if via == "query":
-                angle, length = ac.polar(np.array([self.query_src.data["x"][0], self.query_src.data["y"][0]]))
-            else:
-                angle, length = float(self.angle_w.value), float(self.length_w.value)
+            angle, length = self._query_from_browser()
             if not (math.isfinite(angle) and math.isfinite(length)):
                 raise ValueError("non-finite query")
             d_k = int(self.dk_w.value)
@@ -348,6 +362,18 @@ class LookupPlate(PlateViewer):
             angle=float(angle) % 360.0, length=float(np.clip(length, MIN_LENGTH, MAX_LENGTH)),
         )
         self._render()
+
+    def _query_from_browser(self) -> tuple[float, float]:
+        """The query the browser means: its sliders if they moved away from the state, else the
+        query's position (a drag moves both; a late answer of ours may have moved only the
+        position during a slider burst, and then the sliders say what the student chose)."""
+        s = self.state
+        angle, length = float(self.angle_w.value), float(self.length_w.value)
+        turned = min(abs(angle - s.angle), abs(abs(angle - s.angle) - 360.0))
+        if turned > 1e-9 or abs(length - s.length) > 1e-9:
+            return angle, length
+        q_angle, q_length = ac.polar(np.array([self.query_src.data["x"][0], self.query_src.data["y"][0]]))
+        return float(q_angle), float(q_length)
 
     # --- state -> view -------------------------------------------------------------------
     def _render(self, force: bool = False) -> None:

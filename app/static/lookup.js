@@ -138,9 +138,19 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     }, WIDGET_IDLE_MS);
   }
 
+  function sliders_match_query(a) {
+    var pol = M.polar(a.query.data.x[0], a.query.data.y[0]);
+    var da = Math.abs(pol[0] - a.angle.value);
+    return Math.min(da, Math.abs(da - 360)) < 1e-9 && Math.abs(pol[1] - a.length.value) < 1e-9;
+  }
+
   function on_angle_or_length(a) {
     var d = drags[a.plot.id];
     if (d && d.target !== "widgets") return;  // the drag already placed the query
+    // BokehJS runs this callback asynchronously: after a commit it arrives with the values the
+    // commit itself sent. Those already match the query, so there is nothing to do; without
+    // this check every commit would start a new burst and commit again, forever.
+    if (!d && sliders_match_query(a)) return;
     set_query_polar(a, a.angle.value, a.length.value);
     recompute(a);
     widget_burst(a);

@@ -1,0 +1,341 @@
+"""Helpers for the real-browser tests of the lookup plate (used by conftest.py and the tests).
+
+Everything here talks to the page through BokehJS: models are found by name with
+`Bokeh.documents[0].get_model_by_name(NAME)`, and data coordinates become page pixels through
+the plot view's frame scales. Numbers are compared with attention_core, the authority.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[2]
+RESULTS_DIR = REPO / "benchmarks" / "results"
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+VIEWPORT = {"width": 1280, "height": 900}
+NAMES = ("query", "keys", "weights", "output", "hard_lookup", "angle", "length", "d_k", "scaled", "reset",
+         "readout", "vectors")
+WEIGHT_COLUMNS = ("weight", "score", "scaled", "weighted")
+
+# Added to every page before its own scripts run: it follows the Bokeh websocket (served pages)
+# so a test can wait until every PATCH-DOC the browser sent has been answered by the server.
+# The server sends the patches its Python callbacks made before its OK reply, so "every patch
+# answered" means Python's authoritative update has landed in the page.
+INIT_SCRIPT = r"""
+(() => {
+  const ws = {sent: [], answered: new Set(), errors: [], patches_in: 0, sockets: 0};
+  window.__ae_ws = ws;
+  const W = window.WebSocket;
+  if (!W) return;
+  const send = W.prototype.send;
+  function header(data) {
+    if (typeof data !== "string" || data.length > 1000 || data.indexOf('"msgtype"') < 0) return null;
+    try { const h = JSON.parse(data); return (h && h.msgid && h.msgtype) ? h : null; } catch (e) { return null; }
+  }
+  W.prototype.send = function (data) {
+    if (!this.__ae_hooked) {
+      this.__ae_hooked = true;
+      ws.sockets += 1;
+      this.addEventListener("message", (ev) => {
+        const h = header(ev.data);
+        if (!h) return;
+        if (h.reqid) ws.answered.add(h.reqid);
+        if (h.msgtype === "ERROR") ws.errors.push(ev.data);
+        if (h.msgtype === "PATCH-DOC") ws.patches_in += 1;
+      });
+    }
+    const h = header(data);
+    if (h && h.msgtype === "PATCH-DOC") ws.sent.push(h.msgid);
+    return send.call(this, data);
+  };
+})();
+"""
+
+READ_STATE = r"""() => {
+  const d = Bokeh.documents[0];
+  const m = (n) => d.get_model_by_name(n);
+  const arr = (v) => Array.from(v);
+  const data = (n) => { const s = m(n).data, out = {}; for (const k of Object.keys(s)) out[k] = arr(s[k]); return out; };
+  const rv = Bokeh.index.find_one(m("readout"));
+  return {
+    query: data("query"), keys: data("keys"), weights: data("weights"), output: data("output"),
+    hard_lookup: data("hard_lookup"),
+    angle: m("angle").value, length: m("length").value, d_k: m("d_k").value, scaled: arr(m("scaled").active),
+    readout: m("readout").text,
+    readout_dom: rv ? (rv.shadow_el || rv.el).textContent : null,
+    url: window.location.href, tags: arr(m("vectors").tags),
+  };
+}"""
+
+READ_WEIGHTS = "() => Array.from(Bokeh.documents[0].get_model_by_name('weights').data.weight)"
+
+TO_PAGE = r"""([name, x, y]) => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(name));
+  const r = v.canvas_view.events_el.getBoundingClientRect();
+  return [r.left + v.frame.x_scale.compute(x), r.top + v.frame.y_scale.compute(y)];
+}"""
+
+READY = r"""(names) => {
+  if (!window.Bokeh || !Bokeh.documents || !Bokeh.documents.length) return false;
+  const d = Bokeh.documents[0];
+  for (const n of names) if (d.get_model_by_name(n) == null) return false;
+  const v = Bokeh.index.find_one(d.get_model_by_name("vectors"));
+  if (v == null || v.canvas_view == null || v.frame == null || !(v.frame.bbox.width > 0)) return false;
+  if (d.get_model_by_name("weights").data.pct[0] === "" || d.is_idle === false) return false;
+  if (document.readyState !== "complete") return false;
+  // The layout has settled: the plot has not moved for a few animation frames.
+  const r = v.canvas_view.events_el.getBoundingClientRect();
+  const key = [r.left, r.top, r.width, r.height].join(",");
+  const s = window.__ae_layout || (window.__ae_layout = {key: null, n: 0});
+  if (s.key === key) s.n += 1; else { s.key = key; s.n = 0; }
+  return s.n >= 3;
+}"""
+
+
+# --- reading the page -----------------------------------------------------------------------
+def wait_ready(page, timeout: float = 30_000) -> None:
+    """Wait until the Bokeh document, every named model and the 'vectors' plot view exist, the
+    document is idle and the plot has stopped moving on the page."""
+    page.wait_for_function(READY, arg=list(NAMES), timeout=timeout, polling="raf")
+
+
+def read_state(page) -> dict:
+    """Every named model's numbers, the readout, the widgets and the URL, as plain Python."""
+    return page.evaluate(READ_STATE)
+
+
+def read_weights(page) -> list[float]:
+    return page.evaluate(READ_WEIGHTS)
+
+
+def to_page_xy(page, plot_name: str, x: float, y: float) -> tuple[float, float]:
+    """Data coordinates (x, y) of plot `plot_name` as page (CSS pixel) coordinates."""
+    px, py = page.evaluate(TO_PAGE, [plot_name, x, y])
+    return float(px), float(py)
+
+
+def to_page_xys(page, plot_name: str, points) -> list[tuple[float, float]]:
+    """Many data points of `plot_name` as page coordinates, in one round trip."""
+    out = page.evaluate(r"""([name, pts]) => {
+      const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(name));
+      const r = v.canvas_view.events_el.getBoundingClientRect();
+      return pts.map(([x, y]) => [r.left + v.frame.x_scale.compute(x), r.top + v.frame.y_scale.compute(y)]);
+    }""", [plot_name, [list(map(float, p)) for p in points]])
+    return [(float(a), float(b)) for a, b in out]
+
+
+def query_xy(page) -> tuple[float, float]:
+    q = read_state(page)["query"]
+    return q["x"][0], q["y"][0]
+
+
+def scroll_plot_into_view(page, plot_name: str = "vectors") -> None:
+    page.evaluate(
+        "(n) => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(n)).canvas_view.events_el"
+        ".scrollIntoView({block: 'center', inline: 'center'})", plot_name)
+
+
+# --- gestures -------------------------------------------------------------------------------
+def drag(page, from_xy, to_xy, steps: int = 20) -> list[list[float]]:
+    """Press at from_xy, move to to_xy in `steps` real mouse moves, release.
+
+    Returns the 'weights' source's weight column read after each move (before the release).
+    """
+    (x0, y0), (x1, y1) = from_xy, to_xy
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    readings = []
+    for i in range(1, steps + 1):
+        t = i / steps
+        page.mouse.move(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
+        readings.append(read_weights(page))
+    page.mouse.up()
+    return readings
+
+
+def touch_drag(page, from_xy, to_xy, steps: int = 10) -> list[list[float]]:
+    """The same gesture with one finger, through CDP's Input.dispatchTouchEvent."""
+    cdp = page.context.new_cdp_session(page)
+    (x0, y0), (x1, y1) = from_xy, to_xy
+    readings = []
+    try:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0, "id": 1}]})
+        for i in range(1, steps + 1):
+            t = i / steps
+            cdp.send("Input.dispatchTouchEvent", {
+                "type": "touchMove", "touchPoints": [{"x": x0 + (x1 - x0) * t, "y": y0 + (y1 - y0) * t, "id": 1}]})
+            readings.append(read_weights(page))
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
+    return readings
+
+
+def angle_slider_handle(page):
+    """A locator for the noUiSlider handle of the 'angle' slider (tagged through its Bokeh view)."""
+    page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('angle'))"
+                  ".el.setAttribute('data-ae-name', 'angle')")
+    return page.locator("[data-ae-name=angle] .noUi-handle")
+
+
+# --- the server's authority -----------------------------------------------------------------
+def ws_count(page) -> int:
+    """How many PATCH-DOC messages this page has sent to the server so far."""
+    return page.evaluate("() => window.__ae_ws ? window.__ae_ws.sent.length : 0")
+
+
+SYNCED = r"""(before) => {
+  const w = window.__ae_ws;
+  if (!w || !window.Bokeh || !Bokeh.documents.length) return false;
+  if (before !== null && w.sent.length <= before) return false;
+  // A plot marked "busy" means the browser still leads (a gesture or a burst of widget
+  // changes) and will send Python its commit later: not settled yet.
+  for (const m of Bokeh.documents[0].all_models) if (Array.isArray(m.tags) && m.tags.includes("busy")) return false;
+  return w.sent.every((id) => w.answered.has(id));
+}"""
+
+WS_TALLIES = r"""() => {
+  const w = window.__ae_ws || {sent: [], answered: new Set(), errors: [], patches_in: 0, sockets: 0};
+  const busy = [];
+  if (window.Bokeh && Bokeh.documents.length)
+    for (const m of Bokeh.documents[0].all_models)
+      if (Array.isArray(m.tags) && m.tags.includes("busy")) busy.push(m.name || m.type);
+  return {sent: w.sent.length, unanswered: w.sent.filter((id) => !w.answered.has(id)).length,
+          errors: w.errors, patches_in: w.patches_in, sockets: w.sockets, busy: busy};
+}"""
+
+
+def wait_synced(page, sent_before: int | None = None, timeout: float = 15_000) -> dict:
+    """Wait until the page and Python agree: no plot is marked "busy" (the browser is not leading
+    a gesture or a burst of widget changes), and the server has answered every PATCH-DOC the page
+    sent; with `sent_before`, also until more than that many were sent. The server sends the
+    patches its callbacks made before its answer, so Python's authoritative update has landed.
+    On an exported page (no websocket) only the "busy" check applies.
+
+    Returns the websocket tallies: sent, unanswered, errors (ERROR replies), patches_in,
+    sockets, busy."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(SYNCED, arg=sent_before, timeout=timeout)
+    except PlaywrightTimeout as exc:
+        raise AssertionError(f"page and server did not settle within {timeout / 1000:g} s "
+                             f"(sent_before={sent_before}): {page.evaluate(WS_TALLIES)}") from exc
+    return page.evaluate(WS_TALLIES)
+
+
+# --- the authority: attention_core --------------------------------------------------------
+def core_state(**params):
+    from app.plates.lookup import LookupState
+
+    return LookupState(**params)
+
+
+def core_from_query(x: float, y: float, **params):
+    """LookupState pointed at the page's query (x, y), as Python does when a drag ends."""
+    s = core_state(**params)
+    s.set_query_xy(x, y)
+    return s
+
+
+def assert_matches_core(st: dict, state, tol: float = 1e-9, check_query: bool = True) -> None:
+    """Every number the page holds equals attention_core's for `state` (LookupState) to `tol`,
+    and every text on screen is what app.formatting writes for those numbers."""
+    from app.formatting import fix, pct
+    from app.plates.lookup import VALUES, readout_html
+
+    steps = state.steps()
+    w = st["weights"]
+    assert len(w["weight"]) == 5, w
+    for col in WEIGHT_COLUMNS:
+        got, want = np.asarray(w[col], dtype=float), np.asarray(getattr(steps, col), dtype=float)
+        assert np.allclose(got, want, rtol=0, atol=tol), f"{col}: page {got.tolist()} vs attention_core {want.tolist()}"
+    assert abs(sum(w["weight"]) - 1.0) < 1e-12
+    assert w["pct"] == [pct(x) for x in steps.weight], (w["pct"], steps.weight)
+    out = float(steps.output)
+    assert abs(st["output"]["value"][0] - out) <= tol, (st["output"], out)
+    assert st["output"]["label"][0] == f"output {fix(out, 2)}"
+    hard = float(VALUES[steps.winner])
+    assert st["hard_lookup"]["x"] == [hard]
+    assert st["readout"] == readout_html(out, hard, steps.winner)
+    if check_query:
+        q = state.query
+        assert abs(st["query"]["x"][0] - q[0]) <= tol and abs(st["query"]["y"][0] - q[1]) <= tol, (st["query"], q)
+        assert abs(st["angle"] - state.angle) <= 1e-6 and abs(st["length"] - state.length) <= 1e-6, (
+            st["angle"], st["length"], state.angle, state.length)
+    assert int(st["d_k"]) == state.d_k
+    assert (st["scaled"] == [0]) == bool(state.scaled)
+
+
+def changed(a, b, tol: float = 1e-12) -> bool:
+    return any(abs(x - y) > tol for x, y in zip(a, b))
+
+
+# --- latency --------------------------------------------------------------------------------
+LATENCY_SETUP = r"""() => {
+  const L = {moves: [], on: true, pending: null};
+  window.__ae_lat = L;
+  window.addEventListener("pointermove", (e) => {
+    if (!L.on) return;
+    L.pending = {ts: e.timeStamp, handler: performance.now(), change: null, frame: null};
+    L.moves.push(L.pending);
+  }, {capture: true});
+  Bokeh.documents[0].get_model_by_name("weights").change.connect(() => {
+    const p = L.pending;
+    if (!L.on || !p || p.change !== null) return;
+    p.change = performance.now();
+    requestAnimationFrame(() => { p.frame = performance.now(); });
+  });
+  return true;
+}"""
+
+
+def measure_drag_latency(page, moves: int = 60) -> dict:
+    """Drag the query round the origin in `moves` real mouse moves and time, in the page's clock
+    (performance.now()), each pointermove's dispatch (event.timeStamp) to the 'weights' change."""
+    page.evaluate(LATENCY_SETUP)
+    x, y = query_xy(page)
+    angle0 = math.degrees(math.atan2(y, x))
+    radius = 2.5
+    path = [(radius * math.cos(math.radians(angle0 + 3.0 * i)), radius * math.sin(math.radians(angle0 + 3.0 * i)))
+            for i in range(1, moves + 1)]
+    start, *points = to_page_xys(page, "vectors", [(x, y), *path])
+    page.mouse.move(*start)
+    page.mouse.down()
+    for point in points:
+        page.mouse.move(*point)
+    page.wait_for_function("() => __ae_lat.moves.every((m) => m.change === null || m.frame !== null)")
+    page.mouse.up()
+    rows = page.evaluate("() => { __ae_lat.on = false; return __ae_lat.moves; }")
+    done = [r for r in rows if r["change"] is not None]
+    assert done, f"no 'weights' change during the drag from {start}; pointermoves seen: {len(rows)}"
+    dispatch = [r["change"] - r["ts"] for r in done]
+    handler = [r["change"] - r["handler"] for r in done]
+    frame = [r["frame"] - r["ts"] for r in done]
+
+    def summary(v):
+        v = sorted(v)
+        return {"median_ms": round(statistics.median(v), 3),
+                "p95_ms": round(v[min(len(v) - 1, math.ceil(0.95 * len(v)) - 1)], 3),
+                "max_ms": round(v[-1], 3)}
+
+    return {"moves": moves, "pointermoves_seen": len(rows), "weight_updates": len(done),
+            "dispatch_to_weights_change": summary(dispatch),
+            "handler_to_weights_change": summary(handler),
+            "dispatch_to_next_frame": summary(frame)}
+
+
+def write_latency(report: dict, name: str) -> Path:
+    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+    path = RESULTS_DIR / name
+    path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return path

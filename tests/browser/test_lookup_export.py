@@ -1,0 +1,117 @@
+"""The lookup plate exported to one HTML file, opened from disk with the network cut off.
+
+There is no Python behind this page: lookup.js and mirror.js compute every number in the
+browser, so each one is compared here with attention_core, the authority.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from helpers import (
+    angle_slider_handle,
+    assert_matches_core,
+    changed,
+    core_from_query,
+    core_state,
+    drag,
+    measure_drag_latency,
+    query_xy,
+    read_state,
+    read_weights,
+    to_page_xy,
+    wait_ready,
+    wait_synced,
+    write_latency,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def open_offline(new_tab, exported_file):
+    tab = new_tab()
+    tab.block_network()
+    tab.page.goto(exported_file.as_uri())
+    wait_ready(tab.page)
+    return tab
+
+
+def assert_offline(tab) -> None:
+    assert tab.blocked == [], f"the exported page tried to reach the network: {tab.blocked}"
+    assert tab.websockets == [], tab.websockets
+    assert all(u.startswith(("file:", "data:", "blob:")) for u in tab.requests), tab.requests
+
+
+def test_exported_page_works_offline(new_tab, exported_file):
+    tab = open_offline(new_tab, exported_file)
+    page = tab.page
+
+    # The seed's numbers.
+    st = read_state(page)
+    assert abs(st["weights"]["weight"][1] - 0.551) <= 0.001, st["weights"]["weight"]
+    assert abs(st["output"]["value"][0] - 16.84) <= 0.01, st["output"]
+    assert st["weights"]["pct"][1] == "55.1%" and "16.84" in st["readout_dom"]
+    assert_matches_core(st, core_state())
+
+    # A drag with real mouse events: live at every move, attention_core's numbers at the end.
+    w0 = st["weights"]["weight"]
+    readings = drag(page, to_page_xy(page, "vectors", *query_xy(page)), to_page_xy(page, "vectors", 0.0, 3.0),
+                    steps=20)
+    moved = [i for i, r in enumerate(readings) if changed(r, w0)]
+    assert len(moved) >= len(readings) - 2, f"weights changed at moves {moved} of {len(readings)}"
+    distinct = {tuple(round(x, 12) for x in r) for r in readings}
+    assert len(distinct) >= len(readings) // 2, f"only {len(distinct)} different readings during the drag"
+    st = read_state(page)
+    x, y = st["query"]["x"][0], st["query"]["y"][0]
+    assert math.hypot(x, y - 3.0) < 0.05, (x, y)
+    assert st["tags"] == []
+    assert_matches_core(st, core_from_query(x, y))
+    wait_synced(page)  # no plot left "busy" (nothing still pending in the browser)
+    assert_matches_core(read_state(page), core_from_query(x, y))
+    after_drag = st
+
+    # Backspace and Delete on a key and on the query lose nothing.
+    page.mouse.click(*to_page_xy(page, "vectors", st["keys"]["x"][1], st["keys"]["y"][1]))
+    page.keyboard.press("Backspace")
+    page.mouse.click(*to_page_xy(page, "vectors", x, y))
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Delete")
+    st = read_state(page)
+    assert len(st["keys"]["x"]) == 5 and len(st["query"]["x"]) == 1
+    assert st["keys"] == after_drag["keys"] and st["query"] == after_drag["query"]
+    assert_matches_core(st, core_from_query(x, y))
+
+    # The angle slider from the keyboard.
+    handle = angle_slider_handle(page)
+    handle.focus()
+    angle = st["angle"]
+    for _ in range(5):
+        last = read_weights(page)
+        page.keyboard.press("ArrowRight")
+        st = read_state(page)
+        assert st["angle"] > angle and st["angle"] - angle <= 1.0 + 1e-9, (angle, st["angle"])
+        angle = st["angle"]
+        assert changed(st["weights"]["weight"], last)
+        assert_matches_core(st, core_state(angle=float(st["angle"]), length=float(st["length"])))
+    assert abs(st["length"] - 3.0) < 0.01
+    wait_synced(page)  # the burst of slider changes has ended and nothing moved since
+    assert_matches_core(read_state(page), core_state(angle=float(st["angle"]), length=float(st["length"])))
+
+    tab.assert_no_errors()
+    assert_offline(tab)
+
+
+def test_drag_latency_report(new_tab, exported_file):
+    tab = open_offline(new_tab, exported_file)
+    report = measure_drag_latency(tab.page, moves=55)
+    report["page"] = "exported lookup.html (file://, offline)"
+    path = write_latency(report, "drag_latency_export.json")
+    d = report["dispatch_to_weights_change"]
+    print(f"\nexported drag latency over {report['weight_updates']} moves: median {d['median_ms']} ms, "
+          f"p95 {d['p95_ms']} ms (pointermove dispatch -> 'weights' change); "
+          f"to next frame: median {report['dispatch_to_next_frame']['median_ms']} ms -> {path}")
+    assert report["weight_updates"] >= 50
+    tab.assert_no_errors()
+    assert_offline(tab)

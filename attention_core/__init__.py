@@ -8,20 +8,49 @@ from .attention import attention, default_scale, scores
 from .geometry import cartesian, polar
 from .lookup import LookupSteps, lookup_steps
 from .softmax import softmax
-
 from .worked import convex_hull, length_sweep, prediction_error
 from .scaling import dot_product_samples, entropy, flat_line, normal_density, score_histogram, softmax_jacobian
 from .self_attention import check_perm, cross_attention, permutation_check, self_attention, sinusoidal_positions
 from .masking import MaskingSteps, attention_loop, causal_mask, masked_scores, masking_steps, padding_mask, window_mask, zero_after_softmax
-from .multi_head import head_divisor, head_scores, head_width, merge_heads, multi_head_attention, multi_head_recipe, param_counts, split_heads  # noqa: F401
+from .multi_head import head_divisor, head_scores, head_width, merge_heads, multi_head_attention, multi_head_recipe, param_counts, split_heads
 
 __all__ = [
     "attention",
+    "attention_loop",
     "cartesian",
+    "causal_mask",
+    "check_perm",
+    "convex_hull",
+    "cross_attention",
     "default_scale",
+    "dot_product_samples",
+    "entropy",
+    "flat_line",
+    "head_divisor",
+    "head_scores",
+    "head_width",
+    "length_sweep",
     "lookup_steps",
     "LookupSteps",
+    "masked_scores",
+    "masking_steps",
+    "MaskingSteps",
+    "merge_heads",
+    "multi_head_attention",
+    "multi_head_recipe",
+    "normal_density",
+    "padding_mask",
+    "param_counts",
+    "permutation_check",
     "polar",
+    "prediction_error",
+    "score_histogram",
     "scores",
+    "self_attention",
+    "sinusoidal_positions",
     "softmax",
+    "softmax_jacobian",
+    "split_heads",
+    "window_mask",
+    "zero_after_softmax",
 ]

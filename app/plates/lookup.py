@@ -25,7 +25,6 @@ import param
 from bokeh.events import ButtonClick, Pan, PanEnd, PanStart
 from bokeh.layouts import column as bk_column
 from bokeh.models import (
-    Arrow,
     Button,
     CheckboxGroup,
     ColumnDataSource,
@@ -40,7 +39,6 @@ from bokeh.models import (
     Select,
     Slider,
     TableColumn,
-    VeeHead,
 )
 from bokeh.plotting import figure
 
@@ -50,6 +48,7 @@ from ..formatting import fix, pct
 from ..jsassets import custom_js_code
 from ..state import NUMBER, PlateState
 from .base import PlateViewer, push, set_if_changed
+from .vectors import draw_query_and_keys
 from ..theme import PALETTE, style_figure
 
 # The layout found by app/plates/lookup_layout.py: five keys of length 2, a query of length 1.5
@@ -212,20 +211,7 @@ class LookupPlate(PlateViewer):
         )
         style_figure(p)
         p.xaxis.axis_label, p.yaxis.axis_label = "x", "y"
-        p.add_layout(Arrow(end=VeeHead(size=10, fill_color=PALETTE["keys"], line_color=PALETTE["keys"]),
-                           x_start=0, y_start=0, x_end="x", y_end="y", source=self.keys_src,
-                           line_color=PALETTE["keys"], line_width=3))
-        p.scatter("x", "y", source=self.keys_src, size=16, marker="circle", fill_color=PALETTE["keys"],
-                  line_color="white", line_width=2)
-        p.add_layout(LabelSet(x="x", y="y", text="name", source=self.keys_src, x_offset=9, y_offset=6,
-                              text_font_size="12pt", text_color=PALETTE["keys"], text_font_style="bold"))
-        p.add_layout(Arrow(end=VeeHead(size=12, fill_color=PALETTE["query"], line_color=PALETTE["query"]),
-                           x_start=0, y_start=0, x_end="x", y_end="y", source=self.query_src,
-                           line_color=PALETTE["query"], line_width=4))
-        p.scatter("x", "y", source=self.query_src, size=22, marker="diamond", fill_color=PALETTE["query"],
-                  line_color="white", line_width=2)
-        p.add_layout(LabelSet(x="x", y="y", text={"value": "q"}, source=self.query_src, x_offset=10, y_offset=-22,
-                              text_font_size="13pt", text_color=PALETTE["query"], text_font_style="bold"))
+        draw_query_and_keys(p, self.keys_src, self.query_src)
         self.plot = p
 
         # Right: the weights as bars, with their percentages.

@@ -45,7 +45,6 @@ from bokeh.events import ButtonClick, Pan, PanEnd, PanStart
 from bokeh.layouts import column as bk_column
 from bokeh.layouts import row as bk_row
 from bokeh.models import (
-    Arrow,
     Button,
     CheckboxGroup,
     ColumnDataSource,
@@ -60,7 +59,6 @@ from bokeh.models import (
     Span,
     TextAreaInput,
     TextInput,
-    VeeHead,
 )
 from bokeh.plotting import figure
 
@@ -69,6 +67,7 @@ import attention_core as ac
 from ..jsassets import custom_js_code
 from ..state import MAX_URL_VALUE, PlateState, _short
 from ..theme import PALETTE, style_figure
+from .vectors import draw_query_and_keys
 from .base import PlateViewer, push, set_if_changed
 
 MAX_ENTRY = 10.0  # every typed number lies in [-10, 10]; scores stay below 400, exp below e^400
@@ -717,20 +716,7 @@ class WorkedPlate(PlateViewer):
             return f
 
         kp = panel("keys_plot", "Keys ● and the query ◆ (drag)")
-        kp.add_layout(Arrow(end=VeeHead(size=8, fill_color=PALETTE["keys"], line_color=PALETTE["keys"]),
-                            x_start=0, y_start=0, x_end="x", y_end="y", source=self.keys_src,
-                            line_color=PALETTE["keys"], line_width=2))
-        kp.scatter("x", "y", source=self.keys_src, size=13, marker="circle", fill_color=PALETTE["keys"],
-                   line_color="white", line_width=2)
-        kp.add_layout(LabelSet(x="x", y="y", text="name", source=self.keys_src, x_offset=7, y_offset=4,
-                               text_font_size="11pt", text_color=PALETTE["keys"], text_font_style="bold"))
-        kp.add_layout(Arrow(end=VeeHead(size=10, fill_color=PALETTE["query"], line_color=PALETTE["query"]),
-                            x_start=0, y_start=0, x_end="x", y_end="y", source=self.query_src,
-                            line_color=PALETTE["query"], line_width=3))
-        kp.scatter("x", "y", source=self.query_src, size=19, marker="diamond", fill_color=PALETTE["query"],
-                   line_color="white", line_width=2)
-        kp.add_layout(LabelSet(x="x", y="y", text={"value": "q"}, source=self.query_src, x_offset=8, y_offset=-20,
-                               text_font_size="12pt", text_color=PALETTE["query"], text_font_style="bold"))
+        draw_query_and_keys(kp, self.keys_src, self.query_src, size=0.85)
 
         vp = panel("values_plot", "Values ●, hull, output ◆")
         vp.patch("x", "y", source=self.hull_src, fill_color=PALETTE["values"], fill_alpha=0.12,

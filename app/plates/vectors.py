@@ -1,0 +1,31 @@
+"""Drawing a query and its keys as arrows from the origin, the same on every plate that has them:
+keys blue ● with their names, the query vermillion ◆ labelled q (see app/theme.py)."""
+
+from __future__ import annotations
+
+from bokeh.models import Arrow, LabelSet, VeeHead
+
+from ..theme import PALETTE
+
+
+def draw_query_and_keys(fig, keys_src, query_src, size: float = 1.0) -> None:
+    """Arrows, handles and labels for `keys_src` (x, y, name) and `query_src` (x, y) on `fig`.
+
+    `size` scales every mark (1.0 is the lookup plate's; smaller panels use about 0.85).
+    """
+    def px(v: float) -> int:
+        return max(1, round(v * size))
+
+    for src, role, head, dot, width, marker in [(keys_src, "keys", 10, 16, 3, "circle"),
+                                                (query_src, "query", 12, 22, 4, "diamond")]:
+        color = PALETTE[role]
+        fig.add_layout(Arrow(end=VeeHead(size=px(head), fill_color=color, line_color=color),
+                             x_start=0, y_start=0, x_end="x", y_end="y", source=src,
+                             line_color=color, line_width=px(width)))
+        fig.scatter("x", "y", source=src, size=px(dot), marker=marker, fill_color=color,
+                    line_color="white", line_width=2)
+    fig.add_layout(LabelSet(x="x", y="y", text="name", source=keys_src, x_offset=px(9), y_offset=px(6),
+                            text_font_size=f"{px(12)}pt", text_color=PALETTE["keys"], text_font_style="bold"))
+    fig.add_layout(LabelSet(x="x", y="y", text={"value": "q"}, source=query_src, x_offset=px(10),
+                            y_offset=-px(22), text_font_size=f"{px(13)}pt", text_color=PALETTE["query"],
+                            text_font_style="bold"))

@@ -52,14 +52,14 @@ def share_library(models) -> dict[str, Div]:
 
     Returns the library models by glue file: one per file, shared by all the callbacks.
     """
+    from bokeh.model.util import collect_models
+
     libs: dict[str, Div] = {}
-    for root in models:
-        for ref in root.references():
-            if isinstance(ref, CustomJS):
-                m = MARK.match(ref.code or "")
-                if not m:
-                    continue
-                lib = libs.get(m.group(1)) or libs.setdefault(m.group(1), library_model(m.group(1)))
-                if ref.args.get("ae_lib") is not lib:
-                    ref.args = {**ref.args, "ae_lib": lib}
+    for ref in collect_models(*models):  # one walk over the whole graph (per-root walks repeat it)
+        m = MARK.match(ref.code or "") if isinstance(ref, CustomJS) else None
+        if m is None:
+            continue
+        lib = libs.get(m.group(1)) or libs.setdefault(m.group(1), library_model(m.group(1)))
+        if ref.args.get("ae_lib") is not lib:
+            ref.args = {**ref.args, "ae_lib": lib}
     return libs

@@ -6,7 +6,7 @@ PY      := $(VENV)/bin/python
 PORT    ?= 5006
 STAMP   := $(VENV)/.installed
 
-.PHONY: serve test export bench clean venv
+.PHONY: serve test export bench bench-peers load soak clean venv
 
 $(STAMP): pyproject.toml
 	@set -e; \
@@ -32,7 +32,33 @@ export: $(STAMP)
 	$(VENV)/bin/attention-explorable export dist
 
 bench: $(STAMP)
-	$(PY) benchmarks/run.py
+	@sh .ci/ensure-chromium
+	$(PY) benchmarks/run.py $(BENCH_ARGS)
+
+PEERS_VENV := benchmarks/.peers-venv
+PEERS_STAMP := $(PEERS_VENV)/.installed
+
+$(PEERS_STAMP): benchmarks/peers/requirements.txt
+	@set -e; \
+	if [ ! -x $(PEERS_VENV)/bin/python ]; then \
+	  base=$$(sh .ci/find-python) || exit 1; \
+	  echo "creating $(PEERS_VENV) with $$base"; \
+	  $$base -m venv $(PEERS_VENV); \
+	fi; \
+	$(PEERS_VENV)/bin/python -m pip install -q --upgrade pip; \
+	$(PEERS_VENV)/bin/python -m pip install -q -r benchmarks/peers/requirements.txt; \
+	touch $(PEERS_STAMP)
+
+bench-peers: $(STAMP) $(PEERS_STAMP)
+	@sh .ci/ensure-chromium
+	$(PY) benchmarks/run.py --peers $(PEERS_VENV) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) dist .pytest_cache
+
+# A whole class on one server (loopback only): concurrent sessions, then a soak of open/close.
+load: $(STAMP)
+	$(PY) benchmarks/load.py load --sessions 200
+
+soak: $(STAMP)
+	$(PY) benchmarks/load.py soak --sessions 2000

@@ -187,12 +187,26 @@ def served_url(server) -> str:
 
 # --- the exported page ----------------------------------------------------------------------
 @pytest.fixture(scope="session")
-def exported_file(tmp_path_factory) -> Path:
-    """OUTDIR/lookup.html written once by `python -m app export OUTDIR --plate lookup`."""
-    outdir = tmp_path_factory.mktemp("export")
-    res = subprocess.run([sys.executable, "-m", "app", "export", str(outdir), "--plate", "lookup"], cwd=REPO,
-                         capture_output=True, text=True, timeout=180)
-    path = outdir / "lookup.html"
-    if res.returncode != 0 or not path.is_file():
-        pytest.fail(f"export failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
-    return path
+def export_plate(tmp_path_factory):
+    """export_plate(slug) -> OUTDIR/<slug>.html, written once per session by
+    `python -m app export OUTDIR --plate SLUG` (the real command line)."""
+    done: dict[str, Path] = {}
+
+    def run(slug: str) -> Path:
+        if slug not in done:
+            outdir = tmp_path_factory.mktemp(f"export-{slug}")
+            res = subprocess.run([sys.executable, "-m", "app", "export", str(outdir), "--plate", slug], cwd=REPO,
+                                 capture_output=True, text=True, timeout=300)
+            path = outdir / f"{slug}.html"
+            if res.returncode != 0 or not path.is_file():
+                pytest.fail(f"export of {slug} failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
+            done[slug] = path
+        return done[slug]
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def exported_file(export_plate) -> Path:
+    """OUTDIR/lookup.html, the lookup plate's export."""
+    return export_plate("lookup")

@@ -9,15 +9,13 @@ node parity test ties to masking.js) to 1e-9, and every text on screen exactly.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from helpers import REPO, wait_synced, ws_count
+from helpers import wait_synced, ws_count
 
 pytestmark = pytest.mark.browser
 
@@ -234,14 +232,8 @@ def test_served_plate_a_tap_is_live_then_python_agrees(tab, served_url):
 
 
 @pytest.fixture(scope="module")
-def masking_html(tmp_path_factory) -> Path:
-    outdir = tmp_path_factory.mktemp("masking_export")
-    res = subprocess.run([sys.executable, "-m", "app", "export", str(outdir), "--plate", "masking"], cwd=REPO,
-                         capture_output=True, text=True, timeout=180)
-    path = outdir / "masking.html"
-    if res.returncode != 0 or not path.is_file():
-        pytest.fail(f"export failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
-    return path
+def masking_html(export_plate) -> Path:
+    return export_plate("masking")
 
 
 def test_exported_file_works_offline(new_tab, masking_html):

@@ -7,14 +7,12 @@ attention_core's, and both are checked against attention_core to 1e-9.
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import attention_core as ac
-from helpers import REPO, to_page_xy, wait_synced, ws_count
+from helpers import to_page_xy, wait_synced, ws_count
 
 pytestmark = pytest.mark.browser
 
@@ -157,13 +155,8 @@ def test_served_click_changes_every_number_live_then_python_agrees(tab, served_u
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    out = tmp_path_factory.mktemp("export-multi-head")
-    res = subprocess.run([sys.executable, "-m", "app", "export", str(out), "--plate", "multi-head"], cwd=REPO,
-                         capture_output=True, text=True, timeout=240)
-    path = out / "multi-head.html"
-    assert res.returncode == 0 and path.is_file(), res.stdout + res.stderr
-    return path
+def exported(export_plate):
+    return export_plate("multi-head")
 
 
 def offline_tab(new_tab):

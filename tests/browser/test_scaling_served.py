@@ -10,8 +10,6 @@ again once Python has answered everything the page sent.
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +17,7 @@ import pytest
 
 import attention_core as ac
 from app.plates.scaling import histogram_tables, readout_html, sample_stds
-from helpers import REPO, to_page_xy, wait_synced
+from helpers import to_page_xy, wait_synced
 
 pytestmark = pytest.mark.browser
 WAIT = 60_000  # ms: generous, the machine may be shared
@@ -228,14 +226,8 @@ def test_served_bad_url_then_quick_changes_never_leave_stale_numbers(tab, served
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory) -> Path:
-    outdir = tmp_path_factory.mktemp("scaling_export")
-    res = subprocess.run([sys.executable, "-m", "app", "export", str(outdir), "--plate", "scaling"], cwd=REPO,
-                         capture_output=True, text=True, timeout=300)
-    path = outdir / "scaling.html"
-    if res.returncode != 0 or not path.is_file():
-        pytest.fail(f"export failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
-    return path
+def exported(export_plate) -> Path:
+    return export_plate("scaling")
 
 
 def test_exported_file_offline(new_tab, exported):

@@ -10,13 +10,11 @@ Both must equal attention_core's numbers to 1e-9, and every text must be Python'
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-from helpers import REPO, wait_synced
+from helpers import wait_synced
 
 pytestmark = pytest.mark.browser
 
@@ -207,17 +205,11 @@ def test_served_typed_garbage_gets_a_message_and_changes_nothing(tab, served_url
 
 
 @pytest.fixture(scope="module")
-def exported_plate(tmp_path_factory):
-    outdir = tmp_path_factory.mktemp("export_self_attention")
-    res = subprocess.run([sys.executable, "-m", "app", "export", str(outdir), "--plate", SLUG], cwd=REPO,
-                         capture_output=True, text=True, timeout=300)
-    path = outdir / f"{SLUG}.html"
-    if res.returncode != 0 or not path.is_file():
-        pytest.fail(f"export failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
-    return path
+def exported_self_attention(export_plate):
+    return export_plate(SLUG)
 
 
-def test_exported_file_works_offline(new_tab, exported_plate):
+def test_exported_file_works_offline(new_tab, exported_self_attention):
     tab = new_tab()
     page = tab.page
     blocked = []
@@ -230,7 +222,7 @@ def test_exported_file_works_offline(new_tab, exported_plate):
             r.abort()
 
     tab.context.route("**/*", route)
-    open_plate(page, exported_plate.as_uri())
+    open_plate(page, exported_self_attention.as_uri())
     data = read(page)
     assert_pins(data)
     assert_matches_core(data, by="attention_core")  # the numbers Python wrote into the file

@@ -10,8 +10,6 @@ of their last printed digit after choosing each preset and revealing every stage
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -20,7 +18,7 @@ import pytest
 
 import attention_core as ac
 from app.plates import worked as W
-from helpers import REPO, scroll_plot_into_view, to_page_xy, wait_synced
+from helpers import scroll_plot_into_view, to_page_xy, wait_synced
 
 pytestmark = pytest.mark.browser
 
@@ -259,14 +257,8 @@ def test_dragging_the_query_is_live_and_python_agrees(tab, served_url):
 
 # --------------------------------------------------------------------------- exported
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory) -> Path:
-    outdir = tmp_path_factory.mktemp("worked_export")
-    res = subprocess.run([sys.executable, "-m", "app", "export", str(outdir), "--plate", "worked"], cwd=REPO,
-                         capture_output=True, text=True, timeout=300)
-    path = outdir / "worked.html"
-    if res.returncode != 0 or not path.is_file():
-        pytest.fail(f"export failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
-    return path
+def exported(export_plate) -> Path:
+    return export_plate("worked")
 
 
 def open_offline(new_tab, path: Path, query: str = ""):

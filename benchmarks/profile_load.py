@@ -286,6 +286,7 @@ def main(argv=None) -> int:
     finally:
         for s in servers:
             s.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(out, indent=2))

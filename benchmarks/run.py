@@ -349,13 +349,14 @@ def measure(browser, t: D.Target, a: argparse.Namespace) -> dict:
 
 # --- the run --------------------------------------------------------------------------------------
 def versions(peers: Path | None) -> dict:
+    import importlib.metadata
+
     import bokeh
     import numpy
     import panel
-    import playwright
 
     out = {"python": platform.python_version(), "panel": panel.__version__, "bokeh": bokeh.__version__,
-           "numpy": numpy.__version__, "playwright": getattr(playwright, "__version__", "?"),
+           "numpy": numpy.__version__, "playwright": importlib.metadata.version("playwright"),
            "cpus": os.cpu_count(), "machine": platform.machine(), "kernel": platform.release()}
     try:
         out["chromium"] = subprocess.run([H.CHROMIUM, "--version"], capture_output=True, text=True,

@@ -7,18 +7,13 @@ causal_mask, padding_mask and window_mask must agree exactly; masked_scores exac
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import attention_core as ac
+from node_mirror import run_driver
 
-REPO = Path(__file__).resolve().parents[2]
-MIRROR = REPO / "app" / "static" / "mirror.js"
 N_CASES = 1200
 ATOL = 1e-12
 
@@ -51,18 +46,8 @@ process.stdin.on("end", () => {
 """
 
 
-def node() -> str:
-    path = shutil.which("node") or "/usr/bin/node"
-    if not Path(path).exists():
-        pytest.skip("node is not installed")
-    return path
-
-
 def run_node(cases: list[dict]) -> list[dict]:
-    proc = subprocess.run([node(), "-e", DRIVER, str(MIRROR)], input=json.dumps(cases), capture_output=True,
-                          text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    return run_driver(DRIVER, cases, expect=len(cases))
 
 
 def dec(x):
@@ -175,9 +160,7 @@ for (const f of [() => M.causal_mask(0), () => M.padding_mask(3, 3, 4), () => M.
 }
 process.stdout.write(JSON.stringify(msgs));
 """
-    proc = subprocess.run([node(), "-e", script, str(MIRROR)], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    msgs = json.loads(proc.stdout)
+    msgs = run_driver(script)
     assert all(m is not None for m in msgs), msgs
     assert "n must be a whole number >= 1" in msgs[0]
     assert "cannot pad 4 of only 3 keys" in msgs[1]

@@ -6,20 +6,14 @@ hold the page to 1e-9).
 
 from __future__ import annotations
 
-import json
 import math
-import shutil
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import attention_core as ac
+from node_mirror import run_driver
 
-REPO = Path(__file__).resolve().parents[2]
-MIRROR = REPO / "app" / "static" / "mirror.js"
-NODE = shutil.which("node") or "/usr/bin/node"
 N_CASES = 1200
 
 RUNNER = r"""
@@ -47,14 +41,7 @@ process.stdin.on("end", () => {
 
 
 def run_node(cases: list[dict]) -> list[dict]:
-    if not Path(NODE).exists():
-        pytest.skip("node is not installed")
-    proc = subprocess.run([NODE, "-e", RUNNER, str(MIRROR)], input=json.dumps(cases), capture_output=True,
-                          text=True, timeout=180)
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
-    assert len(out) == len(cases)
-    return out
+    return run_driver(RUNNER, cases, expect=len(cases))
 
 
 def make_cases(seed: int, count: int) -> list[dict]:

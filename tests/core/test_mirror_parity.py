@@ -11,21 +11,15 @@ fail.
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import shutil
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import attention_core as ac
+from node_mirror import MIRROR, STATIC, node_path, run_driver
 
-ROOT = Path(__file__).resolve().parents[2]
-MIRROR = ROOT / "app" / "static" / "mirror.js"
-LOOKUP = ROOT / "app" / "static" / "lookup.js"
+LOOKUP = STATIC / "lookup.js"
 RTOL, ATOL = 1e-12, 1e-13
 
 DRIVER = r"""
@@ -102,16 +96,6 @@ process.stdout.write(JSON.stringify(out, enc));
 """
 
 
-def _node() -> str:
-    node = shutil.which("node") or ("/usr/bin/node" if os.path.exists("/usr/bin/node") else None)
-    if node is None:
-        msg = "node is not installed: mirror.js / lookup.js parity with attention_core is NOT checked"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(msg + " (CI=true requires it)")
-        pytest.skip(msg)
-    return node
-
-
 def _enc(x):
     """JSON-ready copy of x, with ±inf / nan as strings (JSON has no such numbers)."""
     if isinstance(x, np.ndarray):
@@ -149,15 +133,7 @@ def _dec(x):
 
 
 def run_node(cases: list[dict]) -> list:
-    node = _node()
-    proc = subprocess.run(
-        [node, "-e", DRIVER, str(MIRROR), str(LOOKUP)], input=json.dumps(_enc(cases), allow_nan=False),
-        capture_output=True, text=True, timeout=120,
-    )
-    assert proc.returncode == 0, f"node failed:\n{proc.stderr}"
-    results = _dec(json.loads(proc.stdout))
-    assert len(results) == len(cases)
-    return results
+    return _dec(run_driver(DRIVER, _enc(cases), scripts=(MIRROR, LOOKUP), expect=len(cases)))
 
 
 def close(actual, expected, what: str, rtol: float = RTOL, atol: float = ATOL) -> None:
@@ -296,7 +272,6 @@ def test_mirror_softmax_edge_rows(mirror_run):
 
 
 def test_mirror_refuses_what_core_refuses():
-    node = _node()
     script = (
         "const M = require(process.argv[1]); const out = [];"
         "for (const f of [() => M.softmax([1, NaN]), () => M.attention([[1]], [], [], null, null),"
@@ -304,9 +279,7 @@ def test_mirror_refuses_what_core_refuses():
         "  try { f(); out.push('no error'); } catch (e) { out.push('error'); } }"
         "process.stdout.write(JSON.stringify(out));"
     )
-    proc = subprocess.run([node, "-e", script, str(MIRROR)], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout) == ["error"] * 4
+    assert run_driver(script) == ["error"] * 4
     for bad in (lambda: ac.softmax([1.0, math.nan]), lambda: ac.attention([[1.0]], np.zeros((0, 1)), np.zeros((0, 1))),
                 lambda: ac.lookup_steps([1.0, math.nan], [[1.0, 2.0]], [1.0]), lambda: ac.default_scale(0)):
         with pytest.raises(ValueError):
@@ -374,7 +347,7 @@ def _live_cases(rng, plate) -> tuple[list[dict], list[dict]]:
 def live_run():
     from app.plates.lookup import LookupPlate
 
-    _node()
+    node_path()
     plate = LookupPlate()
     cases, expected = _live_cases(np.random.default_rng(4242), plate)
     return cases, expected, run_node(cases)
@@ -501,7 +474,7 @@ def _link_pairs(rng) -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def link_run():
-    _node()
+    node_path()
     rng = np.random.default_rng(777)
     base = _default_a_inputs()
     cases = [{"kind": "apply_url", **base, "pairs": _link_pairs(rng)} for _ in range(400)]

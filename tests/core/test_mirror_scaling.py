@@ -5,20 +5,14 @@ core's numbers.
 
 from __future__ import annotations
 
-import json
 import math
-import shutil
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import attention_core as ac
+from node_mirror import run_driver
 
-REPO = Path(__file__).resolve().parents[2]
-MIRROR = REPO / "app" / "static" / "mirror.js"
-NODE = shutil.which("node") or "/usr/bin/node"
 
 RUNNER = r"""
 const M = require(process.argv[1]);
@@ -42,14 +36,7 @@ process.stdin.on("end", () => {
 
 
 def run_node(cases: list[dict]) -> list[dict]:
-    if not Path(NODE).exists():
-        pytest.skip("node is not installed")
-    proc = subprocess.run([NODE, "-e", RUNNER, str(MIRROR)], input=json.dumps(cases), capture_output=True,
-                          text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
-    assert len(out) == len(cases)
-    return out
+    return run_driver(RUNNER, cases, expect=len(cases))
 
 
 def random_weights(rng, n: int) -> list[np.ndarray]:

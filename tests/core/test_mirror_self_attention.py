@@ -10,27 +10,20 @@ app/plates/self_attention.py's.
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import attention_core as ac
+from node_mirror import MIRROR, STATIC, run_driver
 
-REPO = Path(__file__).resolve().parents[2]
-STATIC = REPO / "app" / "static"
 N_CASES = 1200
 TOL = 1e-12
 
-NODE = shutil.which("node") or ("/usr/bin/node" if Path("/usr/bin/node").exists() else None)
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is needed for the mirror parity tests")
 
 RUNNER = r"""
-const M = require(%(mirror)s);
-const S = require(%(glue)s);
+const M = require(process.argv[1]);
+const S = require(process.argv[2]);
 const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
 const plate = input.plate;
 function run(c) {
@@ -50,15 +43,9 @@ process.stdout.write(JSON.stringify(input.cases.map(run)));
 """
 
 
-def run_node(cases: list[dict], tmp_path, plate: dict | None = None) -> list[dict]:
-    script = tmp_path / "runner.js"
-    script.write_text(RUNNER % {"mirror": json.dumps(str(STATIC / "mirror.js")),
-                                "glue": json.dumps(str(STATIC / "self_attention.js"))}, encoding="utf-8")
-    res = subprocess.run([NODE, str(script)], input=json.dumps({"cases": cases, "plate": plate}), capture_output=True, text=True, timeout=300)
-    assert res.returncode == 0, res.stderr
-    out = json.loads(res.stdout)
-    assert len(out) == len(cases)
-    return out
+def run_node(cases: list[dict], plate: dict | None = None) -> list[dict]:
+    return run_driver(RUNNER, {"cases": cases, "plate": plate}, scripts=(MIRROR, STATIC / "self_attention.js"),
+                      expect=len(cases))
 
 
 def make_cases(seed: int = 20260) -> list[dict]:
@@ -106,9 +93,9 @@ def core_result(c: dict):
     return ac.permutation_check(c["X"], c["Wq"], c["Wk"], c["Wv"], c["perm"], positions=c["positions"], Y=c["Y"])
 
 
-def test_mirror_matches_core_on_random_cases(tmp_path):
+def test_mirror_matches_core_on_random_cases():
     cases = make_cases()
-    results = run_node(cases, tmp_path)
+    results = run_node(cases)
     counts: dict[str, int] = {}
     worst = 0.0
     for c, r in zip(cases, results):
@@ -134,20 +121,20 @@ def test_mirror_matches_core_on_random_cases(tmp_path):
     assert worst <= TOL
 
 
-def test_mirror_permutation_check_finds_broken_equivariance(tmp_path):
+def test_mirror_permutation_check_finds_broken_equivariance():
     """Not all True: with positions the seed's case is False in both, with the same difference."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(5, 4))
     Wq, Wk, Wv = rng.normal(size=(3, 4, 4))
     case = {"fn": "permutation_check", "X": X.tolist(), "Wq": Wq.tolist(), "Wk": Wk.tolist(), "Wv": Wv.tolist(),
             "perm": [3, 0, 4, 1, 2], "positions": True, "Y": None}
-    (r,) = run_node([case], tmp_path)
+    (r,) = run_node([case])
     equal, diff = ac.permutation_check(X, Wq, Wk, Wv, [3, 0, 4, 1, 2], positions=True)
     assert r["ok"]["equal"] is False and equal is False
     assert abs(r["ok"]["max_diff"] - diff) <= TOL and abs(diff - 2.366) <= 0.001
 
 
-def test_mirror_refuses_what_the_core_refuses(tmp_path):
+def test_mirror_refuses_what_the_core_refuses():
     X = [[1.0, 2.0], [3.0, 4.0]]
     W = [[1.0, 0.0], [0.0, 1.0]]
     cases = [
@@ -158,7 +145,7 @@ def test_mirror_refuses_what_the_core_refuses(tmp_path):
         {"fn": "matmul", "A": [[1.0, 2.0, 3.0]], "B": W},
         {"fn": "cross_attention", "X": X, "Y": [], "Wq": W, "Wk": W, "Wv": W, "mask": None},
     ]
-    for c, r in zip(cases, run_node(cases, tmp_path)):
+    for c, r in zip(cases, run_node(cases)):
         assert "error" in r, (c, r)
 
 
@@ -170,7 +157,7 @@ def plate_data() -> dict:
             "y_letters": Y_LETTERS, "d": D, "n_min": N_MIN, "n_max": N_MAX, "max_shuffle": MAX_SHUFFLE}
 
 
-def test_plate_glue_matches_python_on_every_state(tmp_path):
+def test_plate_glue_matches_python_on_every_state():
     from app.plates.self_attention import MAX_SHUFFLE, N_MAX, N_MIN, compute, frame_data
 
     every = [{"n": n, "shuffle": k, "positions": p, "cross": c} for n in range(N_MIN, N_MAX + 1)
@@ -180,7 +167,7 @@ def test_plate_glue_matches_python_on_every_state(tmp_path):
     rng = np.random.default_rng(4)
     states = [s for s in every if s["shuffle"] in (0, 1, MAX_SHUFFLE)]
     states += [every[i] for i in rng.choice(len(every), size=120, replace=False) if every[i] not in states]
-    results = run_node([{"fn": "frame_data", "state": s} for s in states], tmp_path, plate_data())
+    results = run_node([{"fn": "frame_data", "state": s} for s in states], plate_data())
     for s, r in zip(states, results):
         assert "error" not in r, (s, r)
         js, py = r["ok"], frame_data(compute(**s))

@@ -10,19 +10,13 @@ except under CI=true, where they fail.
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import attention_core as ac
+from node_mirror import run_driver
 
-ROOT = Path(__file__).resolve().parents[2]
-MIRROR = ROOT / "app" / "static" / "mirror.js"
 RTOL, ATOL = 1e-12, 1e-13
 N_CASES = 1200
 
@@ -42,15 +36,6 @@ process.stdin.on("end", () => {
   process.stdout.write(JSON.stringify(out));
 });
 """
-
-
-def node() -> str:
-    path = shutil.which("node")
-    if path is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("node is required in CI for the mirror parity tests")
-        pytest.skip("node not found: mirror.js parity cannot be checked here")
-    return path
 
 
 def hull_cases(rng) -> list:
@@ -108,10 +93,7 @@ def error_cases(rng) -> list:
 def results():
     rng = np.random.default_rng(20240611)
     cases = {"hull": hull_cases(rng), "sweep": sweep_cases(rng), "error": error_cases(rng)}
-    proc = subprocess.run([node(), "-e", DRIVER, str(MIRROR)], input=json.dumps(cases), capture_output=True,
-                          text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return cases, json.loads(proc.stdout)
+    return cases, run_driver(DRIVER, cases)
 
 
 def test_convex_hull_parity(results):
@@ -164,9 +146,7 @@ def test_mirror_refuses_what_the_core_refuses():
                    () => M.prediction_error([1, 2], [1])];
     process.stdout.write(JSON.stringify(tries.map((f) => { try { f(); return "no error"; } catch (e) { return "error"; } })));
     """
-    proc = subprocess.run([node(), "-e", code, str(MIRROR)], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout) == ["error"] * 6
+    assert run_driver(code) == ["error"] * 6
     for f in (lambda: ac.convex_hull(np.zeros((0, 2))), lambda: ac.convex_hull([[1, 2, 3]]),
               lambda: ac.convex_hull([[0, np.nan]]), lambda: ac.length_sweep([0, 0], [[1, 0]], [1]),
               lambda: ac.length_sweep([1, 0], [[1, 0]], [-1]), lambda: ac.prediction_error([1, 2], [1])):

@@ -1,0 +1,48 @@
+"""Run a JavaScript driver in node for the mirror parity tests (tests/core/test_mirror_*.py).
+
+A driver is node code that `require`s the files passed to it (process.argv[1:]), reads its cases
+as JSON from stdin and writes its answers as JSON to stdout: one node process per batch of
+cases, so a thousand cases cost one start-up. Without node the tests skip with a visible
+reason, except under CI=true, where a missing node is a failure (parity must be checked there).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+STATIC = Path(__file__).resolve().parents[2] / "app" / "static"
+MIRROR = STATIC / "mirror.js"
+
+
+def node_path() -> str:
+    """The node executable, or skip (fail under CI=true)."""
+    node = shutil.which("node") or ("/usr/bin/node" if os.path.exists("/usr/bin/node") else None)
+    if node is None:
+        msg = "node is not installed: mirror.js parity with attention_core is NOT checked"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(msg + " (CI=true requires it)")
+        pytest.skip(msg)
+    return node
+
+
+def run_driver(driver: str, payload=None, scripts=(MIRROR,), timeout: float = 300, expect: int | None = None):
+    """`driver`'s JSON answer to `payload` (stdin; None sends nothing), with `scripts` as its argv.
+
+    `expect`: the number of answers the driver must give (one per case), checked here.
+    """
+    proc = subprocess.run(
+        [node_path(), "-e", driver, *(str(s) for s in scripts)],
+        input=None if payload is None else json.dumps(payload, allow_nan=False),
+        capture_output=True, text=True, timeout=timeout,
+    )
+    assert proc.returncode == 0, f"node failed:\n{proc.stderr}"
+    out = json.loads(proc.stdout)
+    if expect is not None:
+        assert len(out) == expect, f"node answered {len(out)} of {expect} cases"
+    return out

@@ -46,3 +46,23 @@ def run_driver(driver: str, payload=None, scripts=(MIRROR,), timeout: float = 30
     if expect is not None:
         assert len(out) == expect, f"node answered {len(out)} of {expect} cases"
     return out
+
+
+PER_CASE = r"""
+const M = require(process.argv[1]);
+const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const out = cases.map((c) => {
+  try {
+    let r;
+%s
+    return {ok: r};
+  } catch (e) { return {error: String(e.message || e)}; }
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def per_case(body: str) -> str:
+    """A driver that answers each case `c` with {ok: r} or {error: message}; `body` is the JS that
+    sets `r` from `c` with the mirror `M`."""
+    return PER_CASE % body

@@ -9,35 +9,21 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pytest
 
 import attention_core as ac
-from node_mirror import run_driver
+from node_mirror import per_case, run_driver
 
 N_CASES = 1200
 
-RUNNER = r"""
-const M = require(process.argv[1]);
-let input = "";
-process.stdin.on("data", (c) => { input += c; });
-process.stdin.on("end", () => {
-  const cases = JSON.parse(input), out = [];
-  for (const c of cases) {
-    try {
-      let r;
-      if (c.fn === "multi_head_attention") r = M.multi_head_attention(c.X, c.Wq, c.Wk, c.Wv, c.Wo, c.h);
-      else if (c.fn === "head_scores") r = M.head_scores(c.X, c.Wq, c.Wk, c.h);
-      else if (c.fn === "split_heads") r = M.split_heads(c.X, c.h);
-      else if (c.fn === "merge_heads") r = M.merge_heads(c.H);
-      else if (c.fn === "param_counts") r = M.param_counts(c.d_model, c.h, c.d_v);
-      else if (c.fn === "head_divisor") r = M.head_divisor(c.d_model, c.h);
-      else if (c.fn === "head_width") r = M.head_width(c.d_model, c.h);
-      out.push({ok: r});
-    } catch (e) { out.push({error: String(e.message)}); }
-  }
-  process.stdout.write(JSON.stringify(out));
-});
-"""
+RUNNER = per_case(r"""
+    if (c.fn === "multi_head_attention") r = M.multi_head_attention(c.X, c.Wq, c.Wk, c.Wv, c.Wo, c.h);
+    else if (c.fn === "head_scores") r = M.head_scores(c.X, c.Wq, c.Wk, c.h);
+    else if (c.fn === "split_heads") r = M.split_heads(c.X, c.h);
+    else if (c.fn === "merge_heads") r = M.merge_heads(c.H);
+    else if (c.fn === "param_counts") r = M.param_counts(c.d_model, c.h, c.d_v);
+    else if (c.fn === "head_divisor") r = M.head_divisor(c.d_model, c.h);
+    else if (c.fn === "head_width") r = M.head_width(c.d_model, c.h);
+""")
 
 
 def run_node(cases: list[dict]) -> list[dict]:

@@ -11,28 +11,15 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from node_mirror import run_driver
+from node_mirror import per_case, run_driver
 
 
-RUNNER = r"""
-const M = require(process.argv[1]);
-let input = "";
-process.stdin.on("data", (c) => { input += c; });
-process.stdin.on("end", () => {
-  const cases = JSON.parse(input), out = [];
-  for (const c of cases) {
-    try {
-      let r;
-      if (c.fn === "softmax_jacobian") r = M.softmax_jacobian(c.weights);
-      else if (c.fn === "entropy") r = M.entropy(c.weights);
-      else if (c.fn === "flat_line") r = M.flat_line(c.widths, c.base, c.scaled);
-      else if (c.fn === "normal_density") r = c.x.map((x) => M.normal_density(x, c.variance));
-      out.push({ok: r});
-    } catch (e) { out.push({error: String(e.message)}); }
-  }
-  process.stdout.write(JSON.stringify(out));
-});
-"""
+RUNNER = per_case(r"""
+    if (c.fn === "softmax_jacobian") r = M.softmax_jacobian(c.weights);
+    else if (c.fn === "entropy") r = M.entropy(c.weights);
+    else if (c.fn === "flat_line") r = M.flat_line(c.widths, c.base, c.scaled);
+    else if (c.fn === "normal_density") r = c.x.map((x) => M.normal_density(x, c.variance));
+""")
 
 
 def run_node(cases: list[dict]) -> list[dict]:

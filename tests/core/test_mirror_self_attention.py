@@ -12,7 +12,6 @@ from __future__ import annotations
 
 
 import numpy as np
-import pytest
 
 import attention_core as ac
 from node_mirror import MIRROR, STATIC, run_driver

@@ -37,7 +37,6 @@ from app.plates.self_attention import (
     Y_ALL,
     SelfAttentionPlate,
     SelfAttentionState,
-    compute,
     frame_data,
     seed_recipe,
     show_diff,

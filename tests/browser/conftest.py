@@ -59,6 +59,9 @@ def browser(chromium_path):
             b.close()
 
 
+LOCAL_SCHEMES = ("file:", "data:", "blob:", "about:")
+
+
 @dataclass
 class Tab:
     """A page in its own browser context, with the errors it reported."""
@@ -72,17 +75,24 @@ class Tab:
     blocked: list = field(default_factory=list)  # requests aborted by block_network()
 
     def block_network(self) -> None:
-        """Abort every request that is not for a file: URL, and remember it."""
+        """Abort every request that leaves the machine (anything but file:, data:, blob:, about:),
+        and remember it."""
 
         def handle(route):
             url = route.request.url
-            if url.startswith("file:"):
+            if url.startswith(LOCAL_SCHEMES):
                 route.continue_()
             else:
                 self.blocked.append(url)
                 route.abort()
 
         self.context.route("**/*", handle)
+
+    def assert_offline(self) -> None:
+        """Nothing was asked of the network: no request was blocked, none went out, no websocket opened."""
+        remote = [u for u in self.requests if not u.startswith(LOCAL_SCHEMES)]
+        assert self.blocked == [] and remote == [], f"the page tried to reach the network: {self.blocked or remote}"
+        assert self.websockets == [], f"the page opened websockets: {self.websockets}"
 
     def assert_no_errors(self) -> None:
         assert not self.page_errors, f"page errors: {self.page_errors}"
@@ -177,6 +187,19 @@ def server(tmp_path_factory):
             proc.kill()
             proc.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture(autouse=True)
+def server_log_clean(request):
+    """No traceback or error reaches the server's log while a test that uses the server runs."""
+    if not {"server", "served_url"} & set(request.fixturenames):
+        yield
+        return
+    server = request.getfixturevalue("server")
+    start = len(server.log())
+    yield
+    new = server.log()[start:]
+    assert "Traceback" not in new and "ERROR" not in new, f"server log during the test:\n{new}"
 
 
 @pytest.fixture(scope="session")

@@ -38,12 +38,6 @@ def open_offline(new_tab, exported_file):
     return tab
 
 
-def assert_offline(tab) -> None:
-    assert tab.blocked == [], f"the exported page tried to reach the network: {tab.blocked}"
-    assert tab.websockets == [], tab.websockets
-    assert all(u.startswith(("file:", "data:", "blob:")) for u in tab.requests), tab.requests
-
-
 def test_exported_page_works_offline(new_tab, exported_file):
     tab = open_offline(new_tab, exported_file)
     page = tab.page
@@ -100,7 +94,7 @@ def test_exported_page_works_offline(new_tab, exported_file):
     assert_matches_core(read_state(page), core_state(angle=float(st["angle"]), length=float(st["length"])))
 
     tab.assert_no_errors()
-    assert_offline(tab)
+    tab.assert_offline()
 
 
 def test_drag_latency_report(new_tab, exported_file):
@@ -114,4 +108,4 @@ def test_drag_latency_report(new_tab, exported_file):
           f"to next frame: median {report['dispatch_to_next_frame']['median_ms']} ms -> {path}")
     assert report["weight_updates"] >= 50
     tab.assert_no_errors()
-    assert_offline(tab)
+    tab.assert_offline()

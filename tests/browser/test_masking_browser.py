@@ -177,19 +177,6 @@ def check_tap_empties_row_one(page, before: dict):
 # --------------------------------------------------------------------------- served
 
 
-@pytest.fixture(autouse=True)
-def server_log_clean(request):
-    """No traceback or error in the server's log while a served test ran."""
-    if "served_url" not in request.fixturenames:
-        yield
-        return
-    server = request.getfixturevalue("server")
-    start = len(server.log())
-    yield
-    new = server.log()[start:]
-    assert "Traceback" not in new and "ERROR" not in new, f"server log during the test:\n{new}"
-
-
 def test_served_plate_a_tap_is_live_then_python_agrees(tab, served_url):
     from app.plates.masking import MaskingState
 
@@ -261,7 +248,5 @@ def test_exported_file_works_offline(new_tab, masking_html):
     page.get_by_role("button", name="Reset").click()  # back to the defaults, computed in the page
     assert_matches_core(read(page), MaskingState())
 
-    assert tab.blocked == [], f"the exported page tried to reach the network: {tab.blocked}"
-    assert tab.websockets == []
-    assert all(u.startswith(("file:", "data:", "blob:")) for u in tab.requests), tab.requests
+    tab.assert_offline()
     tab.assert_no_errors()

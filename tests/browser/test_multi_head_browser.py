@@ -99,18 +99,6 @@ def check_hover(page) -> None:
     assert "head 1: t1 reads t1" in tip.inner_text()
 
 
-@pytest.fixture(autouse=True)
-def server_log_clean(request):
-    if "served_url" not in request.fixturenames:
-        yield
-        return
-    server = request.getfixturevalue("server")
-    start = len(server.log())
-    yield
-    new = server.log()[start:]
-    assert "Traceback" not in new and "ERROR" not in new, f"server log during the test:\n{new}"
-
-
 def test_served_click_changes_every_number_live_then_python_agrees(tab, served_url):
     page = tab.page
     open_plate(page, f"{served_url}/multi-head")
@@ -159,15 +147,9 @@ def exported(export_plate):
     return export_plate("multi-head")
 
 
-def offline_tab(new_tab):
-    tab = new_tab()
-    tab.context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:"))
-                      else route.abort())
-    return tab
-
-
 def test_exported_file_works_offline_and_reads_its_link(new_tab, exported):
-    tab = offline_tab(new_tab)
+    tab = new_tab()
+    tab.block_network()
     page = tab.page
     # The link asks for 8 heads at width 4 (refused) and 99 tokens (clamped to 8); with no
     # Python, multi_head.js applies it by MultiHeadState.apply_url's rules.
@@ -190,6 +172,5 @@ def test_exported_file_works_offline_and_reads_its_link(new_tab, exported):
     page_out[st["out"]["i"], st["out"]["c"]] = st["out"]["value"]
     assert np.max(np.abs(page_out - single)) <= 1e-12
     check_hover(page)
-    remote = [u for u in tab.requests if not u.startswith(("file:", "data:", "blob:"))]
-    assert remote == [], remote
+    tab.assert_offline()
     tab.assert_no_errors()

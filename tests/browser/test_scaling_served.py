@@ -154,18 +154,6 @@ def click_then_drag(page, served: bool) -> dict:
     return read(page)
 
 
-@pytest.fixture(autouse=True)
-def server_log_clean(request):
-    if "server" not in request.fixturenames:
-        yield
-        return
-    server = request.getfixturevalue("server")
-    start = len(server.log())
-    yield
-    new = server.log()[start:]
-    assert "Traceback" not in new and "ERROR" not in new, f"server log during the test:\n{new}"
-
-
 def test_served_page_seed_numbers_click_and_drag(tab, served_url, server):
     page = tab.page
     st = open_page(page, f"{served_url}/scaling")
@@ -232,17 +220,7 @@ def exported(export_plate) -> Path:
 
 def test_exported_file_offline(new_tab, exported):
     tab = new_tab()
-    blocked = []
-
-    def block(route):
-        url = route.request.url
-        if url.startswith(("file:", "data:", "blob:", "about:")):
-            route.continue_()
-        else:
-            blocked.append(url)
-            route.abort()
-
-    tab.context.route("**/*", block)
+    tab.block_network()
     page = tab.page
     st = open_page(page, exported.as_uri())
     assert_seed_numbers(st)
@@ -250,13 +228,12 @@ def test_exported_file_offline(new_tab, exported):
     st = click_then_drag(page, served=False)
     assert_matches_core(st, 1024, True)
     assert "0.665, 0.245, 0.090" in st["readout_dom"]
-    remote = [u for u in tab.requests if not u.startswith(("file:", "data:", "blob:", "about:"))]
-    assert remote == [] and blocked == [], (remote, blocked)
+    tab.assert_offline()
     tab.assert_no_errors()
 
     # A link's settings work without Python too: read by ScalingLive.apply_url, same notices.
     link = new_tab()
-    link.context.route("**/*", block)
+    link.block_network()
     st = open_page(link.page, exported.as_uri() + "?d_k=100&scaled=1&zzz=1")
     notice = link.page.get_by_text("Link settings")
     notice.wait_for(state="visible", timeout=WAIT)
@@ -265,5 +242,5 @@ def test_exported_file_offline(new_tab, exported):
     link.page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('flat_current').data.d[0] === 128",
                                 timeout=WAIT)
     assert_matches_core(read(link.page), 128, True)
-    assert blocked == []
+    link.assert_offline()
     link.assert_no_errors()

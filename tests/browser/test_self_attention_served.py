@@ -211,17 +211,8 @@ def exported_self_attention(export_plate):
 
 def test_exported_file_works_offline(new_tab, exported_self_attention):
     tab = new_tab()
+    tab.block_network()
     page = tab.page
-    blocked = []
-
-    def route(r):
-        if r.request.url.startswith(("file:", "data:", "blob:")):
-            r.continue_()
-        else:
-            blocked.append(r.request.url)
-            r.abort()
-
-    tab.context.route("**/*", route)
     open_plate(page, exported_self_attention.as_uri())
     data = read(page)
     assert_pins(data)
@@ -269,6 +260,5 @@ def test_exported_file_works_offline(new_tab, exported_self_attention):
     tip.wait_for(timeout=10_000)
     assert "/ Σ_m exp(s0,m) =" in tip.inner_text()
 
-    remote = [u for u in tab.requests if not u.startswith(("file:", "data:", "blob:"))]
-    assert remote == [] and blocked == [], (remote, blocked)
+    tab.assert_offline()
     tab.assert_no_errors()

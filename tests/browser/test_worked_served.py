@@ -132,18 +132,6 @@ def check_seed_prints(st: dict, preset: str) -> None:
 
 
 # --------------------------------------------------------------------------- served
-@pytest.fixture(autouse=True)
-def server_log_clean(request):
-    if "served_url" not in request.fixturenames:
-        yield
-        return
-    server = request.getfixturevalue("server")
-    start = len(server.log())
-    yield
-    new = server.log()[start:]
-    assert "Traceback" not in new and "ERROR" not in new, f"server log during the test:\n{new}"
-
-
 def open_served(tab, base: str, query: str = ""):
     page = tab.page
     page.goto(f"{base}/worked{query}")
@@ -269,12 +257,6 @@ def open_offline(new_tab, path: Path, query: str = ""):
     return tab
 
 
-def assert_offline(tab) -> None:
-    assert tab.blocked == [], f"the exported page tried to reach the network: {tab.blocked}"
-    assert tab.websockets == [], tab.websockets
-    assert all(u.startswith(("file:", "data:", "blob:")) for u in tab.requests), tab.requests
-
-
 def test_exported_file_works_offline(new_tab, exported):
     tab = open_offline(new_tab, exported)
     page = tab.page
@@ -300,7 +282,7 @@ def test_exported_file_works_offline(new_tab, exported):
     st = read(page)
     assert st["tags"] == [] and abs(st["query"]["vec"][0][0] + 1.0) <= 0.1
     assert_matches_core(st)
-    assert_offline(tab)
+    tab.assert_offline()
     tab.assert_no_errors()
 
 
@@ -315,5 +297,5 @@ def test_exported_file_reads_its_link(new_tab, exported):
     notice = page.evaluate("() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('ae-notices'));"
                            " return (v.shadow_el || v.el).textContent; }")
     assert "Link settings: ignored unknown setting 'bogus'." in notice, notice
-    assert_offline(tab)
+    tab.assert_offline()
     tab.assert_no_errors()

@@ -237,6 +237,125 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     });
   }
 
+  // --- ?embed=1: fit the plate to its frame ---------------------------------------------------
+  // A CSS transform or zoom would put Bokeh's pointer coordinates off (and Bokeh measures the
+  // zoomed boxes, shrinking its canvases), so the layout itself is resized: every fixed size
+  // (figures, widgets, tables, Divs, margins) and every type size is multiplied by one factor k,
+  // from the values the page had at load; Bokeh then lays out and maps the pointer as usual.
+  var SIZE_PROPS = ["width", "height", "frame_width", "frame_height", "row_height", "min_width", "min_height", "max_width",
+                    "max_height", "min_border", "min_border_left", "min_border_right", "min_border_top", "min_border_bottom"];
+
+  function scaled_font(v, k) {
+    var s = plain(v);
+    var m = s != null && /^([\d.]+)(px|pt)$/.exec(String(s).trim());
+    if (!m) return null;
+    var px = parseFloat(m[1]) * (m[2] === "pt" ? 4 / 3 : 1);
+    return rewrap(v, (Math.round(px * k * 10) / 10) + "px");
+  }
+
+  // A plain number, or a {value: number} spec; null otherwise (a field, an expression).
+  function num(v) {
+    if (typeof v === "number") return v;
+    if (v != null && typeof v === "object" && typeof v.value === "number" && v.field == null && v.expr == null) return v.value;
+    return null;
+  }
+
+  function fit_models(doc) {
+    var out = [];
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (m.type === "InlineStyleSheet" || /^ae-lib-/.test(m.name || "")) return;
+      var props = m.properties || {}, orig = {};
+      Object.keys(props).forEach(function (name) {
+        var v;
+        try { v = m[name]; } catch (e) { return; }
+        if (SIZE_PROPS.indexOf(name) >= 0 && typeof v === "number") orig[name] = v;
+        else if (name === "margin" && v != null && (typeof v === "number" || Array.isArray(v))) orig[name] = v;
+        else if (/font_size$/.test(name) && scaled_font(v, 1) != null) orig[name] = v;
+        else if (/^(size|line_width|x_offset|y_offset)$/.test(name) && num(v) != null) orig[name] = v;
+        else if (name === "stylesheets" && Array.isArray(v) && v.some(function (ss) { return typeof ss === "string" || (ss && typeof ss.css === "string"); })) orig[name] = v;
+      });
+      if (Object.keys(orig).length) out.push({ model: m, orig: orig });
+    });
+    return out;
+  }
+
+  function css_scaled(css, k) {
+    return css.replace(/font-size\s*:\s*([\d.]+)(px|pt)/g, function (m, v, unit) {
+      return "font-size: " + (Math.round(parseFloat(v) * (unit === "pt" ? 4 / 3 : 1) * k * 10) / 10) + "px";
+    });
+  }
+
+  function scale_layout(items, k, base_font_px) {
+    var restyled = [];
+    items.forEach(function (it) {
+      var ch = {};
+      Object.keys(it.orig).forEach(function (name) {
+        var v = it.orig[name];
+        if (name === "margin") ch[name] = typeof v === "number" ? Math.round(v * k) : v.map(function (x) { return Math.round(x * k); });
+        else if (name === "stylesheets") {
+          ch[name] = v.map(function (ss) {
+            var css = typeof ss === "string" ? ss : (ss && typeof ss.css === "string" ? ss.css : null);
+            return css == null ? ss : css_scaled(css, k);
+          });
+          restyled.push(it.model);
+        } else if (/font_size$/.test(name)) ch[name] = scaled_font(v, k);
+        else if (/^(size|line_width|x_offset|y_offset)$/.test(name)) ch[name] = rewrap(v, num(v) * k);
+        else ch[name] = Math.max(1, Math.round(v * k));
+      });
+      it.model.setv(ch, { sync: false });
+    });
+    document.documentElement.style.setProperty("--bokeh-font-size", (Math.round(base_font_px * k * 10) / 10) + "px");
+    if (typeof Bokeh !== "undefined" && Bokeh.index) restyled.forEach(function (m) {
+      var v = Bokeh.index.find_one(m);
+      if (v && typeof v._update_stylesheets === "function") v._update_stylesheets();
+    });
+  }
+
+  function frames(n, fn) { if (n <= 0) fn(); else requestAnimationFrame(function () { frames(n - 1, fn); }); }
+
+  // Measure the page at k, choose a new k, repeat until it fits (Bokeh lays out asynchronously,
+  // and type and boxes do not shrink in proportion, so a few rounds are needed).
+  function fit_to_frame(doc, opts) {
+    var html = document.documentElement;
+    var base_font = parseFloat(getComputedStyle(html).getPropertyValue("--bokeh-font-size")) || 12;
+    var items = fit_models(doc), k = 1, rounds = 0, timer = null;
+    var state = { k: 1, fitted: false };
+    api.fit_state = state;
+    // How far the plate reaches: the union of its fixed-size parts' boxes (the page's root is
+    // as wide as the frame, so the document's scroll size alone says nothing when it is smaller).
+    function extent() {
+      var r = 0, b = 0;
+      if (typeof Bokeh === "undefined" || !Bokeh.index) return [html.scrollWidth, html.scrollHeight];
+      items.forEach(function (it) {
+        if (!("width" in it.orig || "height" in it.orig || "frame_width" in it.orig)) return;  // stretches with the frame
+        var v = Bokeh.index.find_one(it.model);
+        if (!v || !v.el || !v.el.isConnected) return;
+        var box = v.el.getBoundingClientRect();
+        if (box.width <= 0 || box.height <= 0) return;
+        r = Math.max(r, box.right + window.scrollX);
+        b = Math.max(b, box.bottom + window.scrollY);
+      });
+      return [Math.max(r + 4, 1), Math.max(b + 4, 1)];
+    }
+    function measure() {
+      var cw = html.clientWidth, ch = html.clientHeight, e = extent();
+      var fits = html.scrollWidth <= cw && html.scrollHeight <= ch && e[0] <= cw && e[1] <= ch;
+      var w = Math.max(e[0], html.scrollWidth > cw ? html.scrollWidth : 0), h = Math.max(e[1], html.scrollHeight > ch ? html.scrollHeight : 0);
+      var next = k * Math.min(cw / w, ch / h) * 0.985;  // a little room for rounding
+      state.rounds = rounds;
+      if (fits && Math.abs(next - k) < 0.03 * k) { state.k = k; state.fitted = true; return; }
+      if (rounds >= 8) { state.k = k; state.fitted = fits; return; }
+      rounds += 1;
+      k = Math.max(0.2, Math.min(3, next));
+      scale_layout(items, k, base_font);
+      frames(3, function () { whenIdle(measure); });
+    }
+    function whenIdle(fn) { if (doc.is_idle === false) setTimeout(function () { whenIdle(fn); }, 30); else fn(); }
+    function start() { rounds = 0; state.fitted = false; frames(3, function () { whenIdle(measure); }); }
+    window.addEventListener("resize", function () { clearTimeout(timer); timer = setTimeout(start, 150); });
+    start();
+  }
+
   function init(doc, opts, apply_url) {
     claim_touch(doc);
     var p = params();
@@ -253,9 +372,11 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       try { notices = apply_url(p) || []; } catch (err) { notices = ["could not read the link: " + err.message]; }
       if (p.get("embed") !== "1") show_notices(doc, notices);
     }
+    if (p.get("embed") === "1" && p.get("fit") !== "0" && typeof requestAnimationFrame === "function") fit_to_frame(doc, opts);
   }
 
-  var api = { init: init, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models };
+  var api = {};
+  Object.assign(api, { init: init, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models });
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;
   return api;
 })();

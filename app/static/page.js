@@ -343,6 +343,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       var w = Math.max(e[0], html.scrollWidth > cw ? html.scrollWidth : 0), h = Math.max(e[1], html.scrollHeight > ch ? html.scrollHeight : 0);
       var next = k * Math.min(cw / w, ch / h) * 0.985;  // a little room for rounding
       state.rounds = rounds;
+      state.size = [cw, ch];
       if (fits && Math.abs(next - k) < 0.03 * k) { state.k = k; state.fitted = true; return; }
       if (rounds >= 8) { state.k = k; state.fitted = fits; return; }
       rounds += 1;

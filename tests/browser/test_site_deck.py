@@ -37,19 +37,21 @@ class InFrame:
 
 def drag_in_deck(page, selector: str, plate_url_part: str) -> None:
     """Drag the lookup plate's query inside the deck's iframe; check the numbers."""
-    page.locator(selector).scroll_into_view_if_needed()
-    frame = next(f for f in page.frames if plate_url_part in f.url)
+    frame = page.locator(selector).element_handle(timeout=120_000).content_frame()
     view = InFrame(page, frame, selector)
-    wait_ready(view)
+    # The plate is fitted to the slide first (embed mode resizes it): drag once it has settled.
+    frame.wait_for_function("() => window.AEPage && AEPage.fit_state && AEPage.fit_state.fitted", timeout=180_000)
+    wait_ready(view, timeout=120_000)
     before = read_state(view)
-    assert "embed=1" in frame.url
+    assert plate_url_part in frame.url and "embed=1" in frame.url
     start = view.to_top(to_page_xy(view, "vectors", *query_xy(view)))
     end = view.to_top(to_page_xy(view, "vectors", -1.0, 2.5))
     drag(view, start, end, steps=12)
     view.wait_for_function("() => !Array.from(Bokeh.documents[0].all_models).some(m => Array.isArray(m.tags) && m.tags.includes('busy'))")
     st = read_state(view)
     x, y = st["query"]["x"][0], st["query"]["y"][0]
-    assert math.hypot(x + 1.0, y - 2.5) < 0.05, (x, y)
+    px = frame.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('vectors')).frame.bbox.width")
+    assert math.hypot(x + 1.0, y - 2.5) <= max(2 * 11.2 / px, 0.05), (x, y, px)  # within two pixels
     assert changed(st["weights"]["weight"], before["weights"]["weight"])
     assert_matches_core(st, core_from_query(x, y))
     # Embed mode: the page chrome is hidden inside the slide.
@@ -64,17 +66,15 @@ def test_static_site_and_deck_offline(new_tab, exported_site):
     for name in pages:
         page.goto((exported_site / f"{name}.html").as_uri())
         page.wait_for_function(DOC_READY, timeout=60_000)
-    page.goto((exported_site / "slides.html").as_uri())
+    page.goto((exported_site / "slides.html").as_uri(), wait_until="commit")  # three slides' plates load at once
     drag_in_deck(page, ".slide.current iframe", "lookup.html")
-    assert tab.blocked == [], f"the static site tried to reach the network: {tab.blocked}"
-    assert tab.websockets == []
-    assert all(u.startswith(("file:", "data:", "blob:")) for u in tab.requests), [
-        u for u in tab.requests if not u.startswith(("file:", "data:", "blob:"))]
+    assert len([u for u in tab.requests if u.endswith(".html") or ".html?" in u]) >= len(pages) + 2  # all opened
+    tab.assert_offline()
     tab.assert_no_errors()
 
 
 def test_served_deck(new_tab, served_url):
     tab = new_tab(viewport={"width": 1280, "height": 720})
-    tab.page.goto(f"{served_url}/assets/slides.html")
+    tab.page.goto(f"{served_url}/assets/slides.html", wait_until="commit")
     drag_in_deck(tab.page, ".slide.current iframe", "/lookup")
     tab.assert_no_errors()

@@ -651,7 +651,7 @@ class MultiHeadPlate(PlateViewer):
             n = int(round(float(self.n_w.value)))  # synced at every move; Python acts on value_throttled
             if d_model not in D_CHOICES or not N_MIN <= n <= N_MAX:
                 raise ValueError("out of range")
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, OverflowError):  # OverflowError: n = ±Infinity
             self._render(force=True)
             return
         problem = split_problem(d_model, h)

@@ -133,6 +133,10 @@ def _subset(links, slug):
     return mine if ALL else mine[:SPECIAL] + mine[SPECIAL::STRIDE]
 
 
+FULL_RUN_TIMEOUT = pytest.mark.timeout(3600 if ALL else 300)  # all 17 links of a plate take minutes on a busy machine
+
+
+@FULL_RUN_TIMEOUT
 @pytest.mark.parametrize("slug", registry.slugs())
 def test_hostile_links_on_served_pages(new_tab, server, slug):
     """Served: the server reads the link in Python (apply_url); its log must stay clean."""
@@ -168,6 +172,7 @@ def test_a_huge_link_is_refused_cleanly_by_the_server(server):
         assert r.status == 200
 
 
+@FULL_RUN_TIMEOUT
 @pytest.mark.parametrize("slug", registry.slugs())
 def test_hostile_links_on_exported_pages(new_tab, export_plate, slug):
     """Exported: page.js reads the link in the browser; the network is cut off."""

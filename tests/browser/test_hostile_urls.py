@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import http.client
 import os
-import re
 import urllib.parse
 import urllib.request
 
@@ -64,10 +63,10 @@ READ = r"""(slug) => {
 
 
 # Each page load costs seconds of server and browser CPU on a shared 2-core machine, so make test
-# runs each plate's four special links (huge, unknown keys, repeated keys, a mix) and every
-# STRIDE-th single value; AE_HOSTILE_ALL=1 runs all 204 (benchmarks/README.md has the last full run).
+# runs each plate's four special links (huge, unknown keys, repeated keys, a mix of hostile values
+# in every field); AE_HOSTILE_ALL=1 adds the 13 single-value links per plate and mode (204 in all).
 ALL = os.environ.get("AE_HOSTILE_ALL") == "1"
-SPECIAL, STRIDE = 4, 7
+SPECIAL = 4
 PER_PLATE = 13  # single-value links per plate and mode; over six plates each mode meets the whole pool
 
 
@@ -128,9 +127,9 @@ def _watch_dialogs(tab) -> list:
 
 
 def _subset(links, slug):
-    """This plate's links; make test runs every STRIDE-th (AE_HOSTILE_ALL=1: all of them)."""
+    """This plate's links; make test runs the special ones (AE_HOSTILE_ALL=1: all of them)."""
     mine = [(q, due) for s, q, due in links if s == slug]
-    return mine if ALL else mine[:SPECIAL] + mine[SPECIAL::STRIDE]
+    return mine if ALL else mine[:SPECIAL]
 
 
 FULL_RUN_TIMEOUT = pytest.mark.timeout(3600 if ALL else 300)  # all 17 links of a plate take minutes on a busy machine
@@ -139,8 +138,8 @@ FULL_RUN_TIMEOUT = pytest.mark.timeout(3600 if ALL else 300)  # all 17 links of 
 @FULL_RUN_TIMEOUT
 @pytest.mark.parametrize("slug", registry.slugs())
 def test_hostile_links_on_served_pages(new_tab, server, slug):
-    """Served: the server reads the link in Python (apply_url); its log must stay clean."""
-    log_start = len(server.log())
+    """Served: the server reads the link in Python (apply_url); conftest's server_log_clean
+    fails the test if a traceback or error reaches the server's log meanwhile."""
     tab = new_tab()
     dialogs = _watch_dialogs(tab)
     ran = 0
@@ -149,9 +148,7 @@ def test_hostile_links_on_served_pages(new_tab, server, slug):
             continue  # see test_a_huge_link_is_refused_cleanly_by_the_server
         check_page(tab, f"{server.url}/{slug}?{query}", slug, due, dialogs)
         ran += 1
-    log = server.log()[log_start:]
-    assert not re.search(r"Traceback|ERROR|Exception", log), log[-3000:]
-    assert ran >= 4, ran
+    assert ran >= 3, ran
     print(f"served {slug}: {ran} hostile links")
 
 
@@ -183,5 +180,6 @@ def test_hostile_links_on_exported_pages(new_tab, export_plate, slug):
     for query, due in _subset(EXPORTED_LINKS, slug):
         check_page(tab, f"{export_plate(slug).as_uri()}?{query}", slug, due, dialogs)
         ran += 1
-    assert ran >= 3, ran
+    tab.assert_offline()
+    assert ran >= 4, ran
     print(f"exported {slug}: {ran} hostile links")

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import attention_core as ac
 
-PROPS = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+PROPS = settings(max_examples=100, deadline=None, derandomize=True, database=None,
                  suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -429,7 +429,7 @@ def _hostile_array(draw, good):
     return draw(st.sampled_from(HOSTILE_OBJECTS + [np.nan, 0, -1, 0.5, 10**12])), "object"
 
 
-@settings(max_examples=1500, deadline=None, derandomize=True, database=None,
+@settings(max_examples=800, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_hostile_input_is_refused_with_a_value_error_or_gives_finite_numbers(data):

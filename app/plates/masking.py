@@ -715,7 +715,7 @@ class MaskingPlate(PlateViewer):
                     cells = s.mask()  # choosing custom starts from the mask on screen
                 if cells is not None:
                     cells = fit_cells(cells, n)
-        except (KeyError, IndexError, TypeError, ValueError):
+        except (KeyError, IndexError, TypeError, ValueError, OverflowError):  # OverflowError: ±Infinity
             self._render(force=True)  # put the browser back to the last good state
             return
         s.param.update(n=n, kind=kind, p=p, w=w, causal_window=0 in (self.causal_w.active or []),

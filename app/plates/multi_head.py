@@ -651,7 +651,7 @@ class MultiHeadPlate(PlateViewer):
             n = int(round(float(self.n_w.value)))  # synced at every move; Python acts on value_throttled
             if d_model not in D_CHOICES or not N_MIN <= n <= N_MAX:
                 raise ValueError("out of range")
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, OverflowError):  # OverflowError: n = ±Infinity
             self._render(force=True)
             return
         problem = split_problem(d_model, h)
@@ -660,8 +660,10 @@ class MultiHeadPlate(PlateViewer):
             self._render(force=True)
             return
         self.state.message = ""
-        self.state.param.update(d_model=d_model, h=h, n=n)
-        self._render()
+        before = (self.state.d_model, self.state.h, self.state.n)
+        self.state.param.update(d_model=d_model, h=h, n=n)  # a change renders through the state's watcher
+        if (d_model, h, n) == before:
+            self._render()  # unchanged: still answer, putting the widgets back
 
     # --- state -> view -----------------------------------------------------------------------
     def _render(self, force: bool = False) -> None:

@@ -71,7 +71,8 @@ def ready_script(plate, notices_model, served: bool) -> CustomJS:
         f"var L = (typeof {live} !== 'undefined') ? {live} : null;\n"
         "AEPage.init(notices.document, {served: " + ("true" if served else "false")
         + ", theme: " + json.dumps(page_theme_options()) + "},"
-        " (L && L.apply_url) ? function (p) { return L.apply_url(a, p); } : null);\n"
+        " (L && L.apply_url) ? function (p) { return L.apply_url(a, p, " + json.dumps(plate.state.url_spec()) + "); }"
+        " : null);\n"
         "if (L && L.on_ready) L.on_ready(a);"
     )
     cb = CustomJS(args={**models, "notices": notices_model}, code=custom_js_code(glue, call, names))

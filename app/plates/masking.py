@@ -501,6 +501,7 @@ class MaskingPlate(PlateViewer):
 
     state_class = MaskingState
     slug = "masking"
+    glue, live = "masking.js", "MaskingLive"  # the browser half (app/static/masking.js)
     title = "Masking: edit the scores, never the weights"
     summary = "Block pairs before the softmax and every row still sums to 1; zero them after and the output shrinks."
 
@@ -651,6 +652,8 @@ class MaskingPlate(PlateViewer):
             "coutput_plot": self.co_plot, "n": self.n_w, "kind": self.kind_w, "p": self.p_w, "w": self.w_w,
             "causal_window": self.causal_w, "contrast": self.contrast_w, "notes": self.notes,
         }
+
+        self.js_models = models  # page.js reads a link with MaskingLive.apply_url in an exported page
 
         def js(call: str) -> CustomJS:
             return CustomJS(args=models, code=custom_js_code("masking.js", call, list(models)))

@@ -384,6 +384,7 @@ class SelfAttentionPlate(PlateViewer):
 
     state_class = SelfAttentionState
     slug = "self-attention"
+    glue, live = "self_attention.js", "SelfAttentionLive"  # the browser half (app/static/self_attention.js)
     title = "All tokens at once"
     summary = ("Self-attention as one matrix formula: every token's scores, weights and output, "
                "permutation equivariance, positions and cross-attention.")
@@ -481,6 +482,8 @@ class SelfAttentionPlate(PlateViewer):
         models = {"data": data, **self.sources, **{f"range_{k}": v for k, v in self.ranges.items()},
                   "n": self.n_w, "shuffle": self.shuffle_w, "positions": self.positions_w, "cross": self.cross_w,
                   "order": self.order_div, "check": self.check_div, "message": self.message_div}
+
+        self.js_models = models  # page.js reads a link with SelfAttentionLive.apply_url in an exported page
 
         def js(call: str) -> CustomJS:
             return CustomJS(args=models, code=custom_js_code("self_attention.js", call, list(models)))

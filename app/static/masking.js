@@ -364,7 +364,56 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     AEPage.write_url(URL_NAMES, function () { return url_fields(a); });
   }
 
+  // A link's settings in an exported page (no Python): MaskingState.apply_url's rules, read by
+  // AEPage.read_link with the state's url_spec, then its own wording when p or w had to come
+  // down to n. read_link is pure (node tests hold it to MaskingState.apply_url).
+  function parse_cells(text) {  // masking.py parse_cells
+    var rows = text.trim().split("."), n_max = 8;
+    var bad = !(rows.length >= 1 && rows.length <= n_max) ||
+      rows.some(function (r) { return r.length !== rows.length || /[^01]/.test(r); });
+    if (bad) throw new Error("expected up to " + n_max + " rows of as many 0/1 digits, separated by '.'");
+    return rows.map(function (r) { return r.split("").map(function (ch) { return ch === "1"; }); });
+  }
+  function read_link(params, spec, current) {
+    var r = AEPage.read_link(params, spec, { cells: parse_cells }), v = r.values;
+    var st = Object.assign({}, current, v);
+    var notices = r.notices;
+    ["p", "w"].forEach(function (name) {
+      st[name] = Math.min(st[name], st.n);
+      var text = params.get(name);
+      if (text === null || notices.some(function (t) { return t.indexOf("ignored '" + name) === 0; })) return;
+      if (Number(text) !== st[name]) {
+        notices = notices.filter(function (t) { return t.indexOf("'" + name + "' set to") !== 0; });
+        notices.push("'" + name + "' set to " + st[name] + ", the nearest allowed value (" + (name === "p" ? 0 : 1) +
+                     "..n, n = " + st.n + ")");
+      }
+    });
+    if (st.cells) st.cells = fit_cells(st.cells, st.n);
+    return { values: st, notices: notices };
+  }
+  function apply_url(a, params, spec) {
+    var now = settings(a);
+    var r = read_link(params, spec, { n: now.n, kind: now.kind, p: now.p, w: now.w, causal_window: now.causal,
+                                      contrast: now.contrast, cells: null });
+    var st = r.values;
+    if (!Object.keys(spec.fields).some(function (k) { return params.has(k); })) return r.notices;  // keep Python's numbers
+    updating = true;
+    try {
+      a.n.value = st.n;
+      a.p.end = st.n; a.w.end = st.n;
+      a.p.value = st.p;
+      a.w.value = st.w;
+      a.kind.active = a.kinds.indexOf(st.kind);
+      a.causal_window.active = st.causal_window ? [0] : [];
+      a.contrast.active = st.contrast ? 1 : 0;
+      if (st.cells) a.mask.data.allowed = [].concat.apply([], st.cells);  // read by current_mask when custom
+    } finally { updating = false; }
+    recompute(a);
+    return r.notices;
+  }
+
   var api = {
+    read_link: read_link, apply_url: apply_url,
     fix: fix, signed: signed, mix: mix, ink_for: ink_for, fit_cells: fit_cells, settings: settings,
     current_mask: current_mask, view_data: view_data, checks_data: checks_data, notes_html: notes_html,
     recompute: recompute, on_widget: on_widget, on_tap: on_tap, on_reset: on_reset, url_fields: url_fields,

@@ -357,6 +357,68 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     start();
   }
 
+  // --- reading a link without Python -----------------------------------------------------
+  // PlateState.apply_url's rules (app/state.py), for exported pages: `spec` is the state's
+  // url_spec(); a field of type "custom" is parsed by custom[name](text), which returns the
+  // value or throws an Error whose message is the reason. The first of repeated settings
+  // counts, as on a served page. Returns {values, notices}; the glue applies the values.
+  var NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER
+  var NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
+  function short_text(text, n) {  // app.state._short
+    n = n || 24;
+    var chars = Array.from(String(text)).map(function (ch) { return ch !== " " && NOT_PRINTABLE.test(ch) ? "?" : ch; });
+    return chars.length <= n ? chars.join("") : chars.slice(0, n - 1).join("") + "\u2026";
+  }
+  function round_half_even(x) { return Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x); }
+  function g6(x) { return String(Number(Number(x).toPrecision(6))); }
+
+  function parse_field(f, text) {
+    if (f.type === "bool") {
+      var t = text.trim().toLowerCase();
+      if (["1", "true", "yes", "on"].indexOf(t) >= 0) return true;
+      if (["0", "false", "no", "off"].indexOf(t) >= 0) return false;
+      throw new Error("expected 0 or 1");
+    }
+    if (f.type === "select") {
+      for (var i = 0; i < f.objects.length; i++) if (String(f.objects[i]) === text.trim()) return f.objects[i];
+      throw new Error("expected one of " + f.objects.map(String).join(", "));
+    }
+    if (!NUMBER.test(text)) throw new Error("not a number");
+    var x = Number(text);
+    if (!Number.isFinite(x)) throw new Error("not a finite number");
+    var lo = f.bounds ? f.bounds[0] : null, hi = f.bounds ? f.bounds[1] : null;
+    if (lo !== null && x < lo) x = lo;
+    if (hi !== null && x > hi) x = hi;
+    return f.type === "integer" ? round_half_even(x) : x;
+  }
+
+  function read_link(params, spec, custom) {
+    var values = {}, notices = [], seen = {};
+    params.forEach(function (text, name) {
+      if (seen[name]) return;
+      seen[name] = true;
+      var f = spec.fields[name];
+      if (!f) {
+        if (spec.page_params.indexOf(name) < 0) notices.push("ignored unknown setting '" + short_text(name) + "'");
+        return;
+      }
+      if (Array.from(text).length > spec.max_value) { notices.push("ignored '" + name + "': value too long"); return; }
+      var value;
+      try {
+        value = f.type === "custom" ? custom[name](text) : parse_field(f, text);
+      } catch (err) {
+        notices.push("ignored '" + name + "=" + short_text(text) + "': " + err.message);
+        return;
+      }
+      if ((f.type === "integer" || f.type === "number") && Math.abs(Number(text) - value) > 1e-9) {
+        notices.push("'" + name + "' set to " + (f.type === "integer" ? String(value) : g6(value)) + ", the nearest allowed value");
+      }
+      values[name] = value;
+    });
+    return {values: values, notices: notices};
+  }
+
   function init(doc, opts, apply_url) {
     claim_touch(doc);
     var p = params();
@@ -377,7 +439,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   }
 
   var api = {};
-  Object.assign(api, { init: init, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models });
+  Object.assign(api, { init: init, read_link: read_link, short_text: short_text, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models });
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;
   return api;
 })();

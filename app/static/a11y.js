@@ -1,0 +1,255 @@
+// a11y.js: what every plate shares for keyboard and screen-reader users.
+// - handles(plot, opts): a focusable button over each point of a plot that a pointer drags or
+//   taps (Tab reaches it, the glue's on_key moves it), with a visible focus ring;
+// - speak(text): one polite live region per page, updated at most about once a second;
+// - describe(plot, text): the plot's text alternative (role="img" and a label on its canvas);
+// - tables(a): the table view of every chart's current numbers, shown by the plate's toggle;
+// - arrow(ev): what an arrow key asks for (Shift: a larger step).
+// Loaded with mirror.js and page.js into every page (app/jsassets.py).
+var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (function () {
+  "use strict";
+  var CSS = ".ae-kb{position:absolute;left:0;top:0;width:0;height:0;pointer-events:none;z-index:5}" +
+    ".ae-kb button{position:absolute;width:30px;height:30px;margin:-15px 0 0 -15px;border-radius:50%;" +
+    "border:0;padding:0;background:transparent;pointer-events:none;cursor:default}" +
+    ".ae-kb button.ae-cell{border-radius:3px}" +
+    ".ae-kb button:focus-visible,.ae-kb button:focus{outline:3px solid #1f2328;outline-offset:2px;" +
+    "box-shadow:0 0 0 6px #fff}";
+  var SR = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;margin:-1px;padding:0;border:0";
+  var layers = {};  // plot id -> {layer, style, buttons, opts}
+
+  function view_of(model) {
+    return (typeof Bokeh !== "undefined" && Bokeh.index) ? Bokeh.index.find_one(model) : null;
+  }
+
+  // --- focusable handles over a plot's points ------------------------------------------------
+  // opts.targets() -> [{id, x, y, label, cell}] in data coordinates; opts.on_key(id, ev) handles
+  // a key (returns true when it used it). Handles are rebuilt when the number of targets changes.
+  function handles(plot, opts) {
+    if (typeof document === "undefined") return;
+    var k = layers[plot.id];
+    if (!k) {
+      var style = document.createElement("style");
+      style.textContent = CSS;
+      var layer = document.createElement("div");
+      layer.className = "ae-kb";
+      k = layers[plot.id] = { layer: layer, style: style, buttons: [], opts: opts };
+    }
+    k.opts = opts;
+    place(plot);
+  }
+
+  function make_button(plot, k, id) {
+    var el = document.createElement("button");
+    el.type = "button";
+    el.className = "ae-handle";
+    el.dataset.target = String(id);
+    el.addEventListener("keydown", function (ev) {
+      if (k.opts.on_key(el.dataset.target === String(id) ? id : el.dataset.target, ev)) {
+        ev.preventDefault();
+        place(plot);
+      }
+    });
+    el.addEventListener("focus", function () { place(plot); });
+    return el;
+  }
+
+  function place(plot) {
+    var k = layers[plot.id];
+    if (!k) return;
+    var view = view_of(plot);
+    if (!view || !view.frame) return;
+    if (!k.layer.isConnected) view.shadow_el.append(k.style, k.layer);
+    var targets = k.opts.targets();
+    while (k.buttons.length > targets.length) k.buttons.pop().remove();
+    while (k.buttons.length < targets.length) {
+      var b = make_button(plot, k, targets[k.buttons.length].id);
+      k.layer.append(b);
+      k.buttons.push(b);
+    }
+    var fx = view.frame.x_scale, fy = view.frame.y_scale;
+    var hidden = !plot.visible;
+    targets.forEach(function (t, i) {
+      var el = k.buttons[i];
+      el.dataset.target = String(t.id);
+      el.classList.toggle("ae-cell", !!t.cell);
+      var px = fx.compute(t.x), py = fy.compute(t.y);
+      el.style.left = (Number.isFinite(px) ? px : 0) + "px";
+      el.style.top = (Number.isFinite(py) ? py : 0) + "px";
+      if (t.size) { el.style.width = el.style.height = t.size + "px"; el.style.margin = (-t.size / 2) + "px 0 0 " + (-t.size / 2) + "px"; }
+      el.setAttribute("aria-label", t.label);
+      el.tabIndex = hidden ? -1 : 0;
+    });
+  }
+
+  // An arrow key as a step: {dx, dy} (Shift: `big` instead of `small`), or null for other keys.
+  function arrow(ev, small, big) {
+    var s = ev.shiftKey ? big : small;
+    if (ev.key === "ArrowLeft") return { dx: -s, dy: 0 };
+    if (ev.key === "ArrowRight") return { dx: s, dy: 0 };
+    if (ev.key === "ArrowUp") return { dx: 0, dy: s };
+    if (ev.key === "ArrowDown") return { dx: 0, dy: -s };
+    return null;
+  }
+
+  // Key presses in a row form one gesture, like a drag: start() before the first, end() once the
+  // keys have been still for `idle_ms` (the glue's commit to Python).
+  var gestures = {};
+  function key_gesture(key, start, end, idle_ms) {
+    var g = gestures[key];
+    if (!g) { g = gestures[key] = { end: end }; start(); }
+    clearTimeout(g.timer);
+    g.timer = setTimeout(function () { finish(key); }, idle_ms || 400);
+  }
+  function finish(key) {
+    var g = gestures[key];
+    if (!g) return;
+    clearTimeout(g.timer);
+    delete gestures[key];
+    g.end();
+  }
+
+  // --- the live region -----------------------------------------------------------------------
+  var live = null, live_timer = null;
+  function speak(text, delay_ms) {
+    if (typeof document === "undefined") return;
+    if (!live || !live.isConnected) {
+      live = document.createElement("div");
+      live.className = "ae-live";
+      live.setAttribute("role", "status");
+      live.setAttribute("aria-live", "polite");
+      live.style.cssText = SR;
+      document.body.append(live);
+    }
+    clearTimeout(live_timer);
+    live_timer = setTimeout(function () { live.textContent = text; }, delay_ms === undefined ? 800 : delay_ms);
+  }
+
+  // --- text alternatives ---------------------------------------------------------------------
+  function describe(plot, text) {
+    var view = view_of(plot);
+    var canvas = view && view.canvas_view && view.canvas_view.el;
+    if (!canvas) return;
+    canvas.setAttribute("role", "img");
+    canvas.setAttribute("aria-label", text);
+  }
+
+  // --- the table view ------------------------------------------------------------------------
+  // a.a11y.tables: [{title, source, columns: [[field, header, digits]]}] or a matrix
+  // {title, source, row, col, value, digits}; a.a11y.figures: [{plot, alt}].
+  function esc(t) { return String(t).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); }
+  function cell(v, digits) {
+    if (typeof v === "number" || (v !== null && typeof v === "object" && typeof v.valueOf() === "number")) {
+      v = Number(v);
+      if (!Number.isFinite(v)) return v > 0 ? "∞" : v < 0 ? "−∞" : "";
+      if (digits === null || digits === undefined) return String(v);
+      var s = v.toFixed(digits);
+      return s === "-" + (0).toFixed(digits) ? (0).toFixed(digits) : s.replace("-", "−");
+    }
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (Array.isArray(v) || ArrayBuffer.isView(v)) return "[" + Array.from(v).map(function (x) { return cell(x, digits); }).join(", ") + "]";
+    return v === null || v === undefined ? "" : String(v);
+  }
+  function label(v, prefix, offset) {
+    return prefix === undefined || prefix === null ? String(v) : prefix + (Number(v) + (offset || 0));
+  }
+  function matrix_html(spec, title, keep) {
+    var d = spec.source.data, rows = [], cols = [], at = {};
+    var R = d[spec.row] || [], C = d[spec.col] || [], V = d[spec.value] || [];
+    for (var i = 0; i < R.length; i++) {
+      if (!keep(i)) continue;
+      if (rows.indexOf(R[i]) < 0) rows.push(R[i]);
+      if (cols.indexOf(C[i]) < 0) cols.push(C[i]);
+      at[R[i] + "\u0000" + C[i]] = V[i];
+    }
+    if (spec.reverse_rows) rows.reverse();
+    var h = "<table><caption>" + esc(title) + "</caption><thead><tr><td></td>" + cols.map(function (c) {
+      return "<th scope='col'>" + esc(label(c, spec.col_prefix, spec.offset)) + "</th>";
+    }).join("") + "</tr></thead><tbody>";
+    rows.forEach(function (r) {
+      h += "<tr><th scope='row'>" + esc(label(r, spec.row_prefix, spec.offset)) + "</th>" + cols.map(function (c) {
+        return "<td>" + esc(cell(at[r + "\u0000" + c], spec.digits)) + "</td>";
+      }).join("") + "</tr>";
+    });
+    return h + "</tbody></table>";
+  }
+  function table_html(spec) {
+    var d = spec.source.data;
+    if (spec.row) {  // a matrix stored one cell per row of the source (one table per group)
+      if (!spec.group) return matrix_html(spec, spec.title, function () { return true; });
+      var groups = [];
+      Array.from(d[spec.group] || []).forEach(function (g) { if (groups.indexOf(g) < 0) groups.push(g); });
+      return groups.map(function (g) {
+        return matrix_html(spec, spec.title + ", " + label(g, spec.group_prefix, spec.offset),
+                           function (i) { return d[spec.group][i] === g; });
+      }).join("");
+    }
+    var n = 0, h = "<table><caption>" + esc(spec.title) + "</caption>";
+    spec.columns.forEach(function (c) { n = Math.max(n, (d[c[0]] || []).length); });
+    h += "<thead><tr>" + spec.columns.map(function (c) { return "<th scope='col'>" + esc(c[1]) + "</th>"; }).join("") + "</tr></thead><tbody>";
+    for (var j = 0; j < n; j++) {
+      h += "<tr>" + spec.columns.map(function (c, ci) {
+        var v = (d[c[0]] || [])[j], tag = ci === 0 ? "th" : "td";
+        return "<" + tag + (ci === 0 ? " scope='row'" : "") + ">" + esc(cell(v, c[2])) + "</" + tag + ">";
+      }).join("") + "</tr>";
+    }
+    return h + "</tbody></table>";
+  }
+  function tables_html(a) {
+    return "<div class='ae-tables'>" + a.a11y.tables.map(table_html).join("") + "</div>";
+  }
+  var table_timer = {};
+  function refresh_tables(a) {
+    if (!a.ae_tables || !a.ae_tables.visible) return;
+    clearTimeout(table_timer[a.ae_tables.id]);
+    table_timer[a.ae_tables.id] = setTimeout(function () {
+      a.ae_tables.setv({ text: tables_html(a) }, { sync: false });
+    }, 100);
+  }
+  function on_table_toggle(a) {
+    var on = !!a.ae_table_toggle.active;
+    a.ae_table_toggle.setv({ label: on ? "Hide the tables" : "Show the numbers as tables" }, { sync: false });
+    a.ae_tables.setv({ visible: on, text: on ? tables_html(a) : "" }, { sync: false });
+  }
+
+  // Once per page: text alternatives on the figures, tables that follow their sources.
+  function init(a, summary) {
+    if (!a.a11y || a.a11y.__ae_ready) return;
+    a.a11y.__ae_ready = true;
+    var figs = a.a11y.figures || [];
+    function alt_all() {
+      var extra = summary ? summary() : "";
+      figs.forEach(function (f) { describe(f.plot, f.alt + (f.main && extra ? " Now: " + extra : "")); });
+    }
+    alt_all();
+    var timer = null;
+    (a.a11y.tables || []).forEach(function (t) {
+      t.source.change.connect(function () {
+        refresh_tables(a);
+        clearTimeout(timer);
+        timer = setTimeout(function () {
+          alt_all();
+          if (summary) speak(summary(), 0);
+        }, 800);
+      });
+    });
+    // Bokeh may rebuild a view (a layout change): put the labels back on the new canvas.
+    figs.forEach(function (f) { f.plot.change.connect(function () { setTimeout(alt_all, 0); }); });
+  }
+
+  // The words of a Div's HTML (a readout), for the live region.
+  function text_of(html) {
+    if (typeof document === "undefined") return "";
+    var div = document.createElement("div");
+    div.innerHTML = String(html).replace(/></g, "> <");  // spans and blocks read as words
+    return div.textContent.replace(/\s+/g, " ").trim();
+  }
+
+  var api = {
+    text_of: text_of, handles: handles, place: place, arrow: arrow, key_gesture: key_gesture, finish: finish, speak: speak,
+    describe: describe, table_html: table_html, cell: cell, init: init, on_table_toggle: on_table_toggle,
+    refresh_tables: refresh_tables,
+  };
+  if (typeof globalThis !== "undefined") globalThis.AEA11y = api;
+  return api;
+})();
+if (typeof module !== "undefined" && module.exports) module.exports = AEA11y;

@@ -211,10 +211,23 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     a.ae_tables.setv({ visible: on, text: on ? tables_html(a) : "" }, { sync: false });
   }
 
+  // Bokeh's DataTable (SlickGrid) takes Tab for moving between its cells, so a keyboard user
+  // who tabs into it can never leave: let Tab pass through it to the next control.
+  function free_tab(doc) {
+    Array.from((doc && doc.all_models) || []).forEach(function (m) {
+      if (m.type !== "DataTable") return;
+      var v = view_of(m), root = v && (v.shadow_el || v.el);
+      if (!root || root.__ae_tab) return;
+      root.__ae_tab = true;
+      root.addEventListener("keydown", function (ev) { if (ev.key === "Tab") ev.stopPropagation(); }, true);
+    });
+  }
+
   // Once per page: text alternatives on the figures, tables that follow their sources.
   function init(a, summary) {
     if (!a.a11y || a.a11y.__ae_ready) return;
     a.a11y.__ae_ready = true;
+    free_tab(a.ae_tables && a.ae_tables.document);
     var figs = a.a11y.figures || [];
     function alt_all() {
       var extra = summary ? summary() : "";

@@ -223,11 +223,44 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     });
   }
 
+  // Names and roles Bokeh's widgets lack (found by axe-core): a slider's handle is named by the
+  // slider's title, a spinner's arrows say what they do, and a DataTable's panes leave the tab
+  // order (their numbers are in the table view, and a grid may only hold rows).
+  function name_widgets(doc) {
+    Array.from((doc && doc.all_models) || []).forEach(function (m) {
+      var fix = null;
+      if (m.type === "Slider" || m.type === "RangeSlider") {
+        fix = function (root) {
+          root.querySelectorAll(".noUi-handle").forEach(function (h) { h.setAttribute("aria-label", m.title || m.name || "slider"); });
+        };
+      } else if (m.type === "Spinner") {
+        fix = function (root) {
+          var t = m.title || m.name || "value";
+          root.querySelectorAll(".bk-spin-btn-up").forEach(function (b) { b.setAttribute("aria-label", "increase " + t); });
+          root.querySelectorAll(".bk-spin-btn-down").forEach(function (b) { b.setAttribute("aria-label", "decrease " + t); });
+        };
+      } else if (m.type === "DataTable") {
+        fix = function (root) {
+          root.querySelectorAll("[role=grid] > [tabindex], [role=grid] [tabindex]:not([role])").forEach(function (el) { el.removeAttribute("tabindex"); });
+        };
+      }
+      if (!fix) return;
+      var apply = function () { var v = view_of(m), root = v && (v.shadow_el || v.el); if (root) fix(root); };
+      apply();
+      if (!m.__ae_named) { m.__ae_named = true; m.change.connect(function () { setTimeout(apply, 0); }); }
+      if (m.type === "DataTable" && m.source && !m.source.__ae_named) {
+        m.source.__ae_named = true;
+        m.source.change.connect(function () { setTimeout(apply, 0); });
+      }
+    });
+  }
+
   // Once per page: text alternatives on the figures, tables that follow their sources.
   function init(a, summary) {
     if (!a.a11y || a.a11y.__ae_ready) return;
     a.a11y.__ae_ready = true;
     free_tab(a.ae_tables && a.ae_tables.document);
+    name_widgets(a.ae_tables && a.ae_tables.document);
     var figs = a.a11y.figures || [];
     function alt_all() {
       var extra = summary ? summary() : "";

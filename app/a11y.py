@@ -22,10 +22,15 @@ TABLE_CSS = """
 
 # Bokeh's primary button is white on #428bca (3.6:1, below WCAG AA's 4.5:1); the Okabe–Ito blue
 # with white is 5.1:1.
-PRIMARY_BUTTON = InlineStyleSheet(css="""
+PRIMARY_BUTTON_CSS = """
 .bk-btn-primary { background-color: #0072B2; border-color: #005a8c; color: #ffffff; }
 .bk-btn-primary:hover, .bk-btn-primary:focus { background-color: #005a8c; }
-""")
+"""
+
+
+def primary_button_style() -> InlineStyleSheet:
+    """A new stylesheet for one button (a Bokeh model belongs to one document: never share one)."""
+    return InlineStyleSheet(css=PRIMARY_BUTTON_CSS)
 
 
 def columns(title: str, source, cols: list[tuple]) -> dict:

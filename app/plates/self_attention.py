@@ -457,7 +457,7 @@ class SelfAttentionPlate(PlateViewer):
         self.n_w = Slider(name="n", title="Tokens n", start=N_MIN, end=N_MAX, step=1, value=s.n, width=170,
                           margin=(5, 15, 5, 5))
         self.shuffle_btn = Button(name="shuffle_button", label="Shuffle the tokens", button_type="primary", width=150,
-                                  stylesheets=[a11y.PRIMARY_BUTTON],
+                                  stylesheets=[a11y.primary_button_style()],
                                   margin=(24, 5, 5, 5))
         self.shuffle_w = Spinner(name="shuffle", title="Shuffle #", low=0, high=MAX_SHUFFLE, step=1, value=s.shuffle,
                                  mode="int", width=80)

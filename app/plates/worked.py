@@ -694,7 +694,7 @@ class WorkedPlate(PlateViewer):
         self.stage_w = RadioButtonGroup(name="stage", labels=[f"{i + 1} {n}" for i, n in enumerate(STAGES)],
                                         active=None, width=560)
         self.next_w = Button(name="step_next", label="Step ▶", width=80, button_type="primary",
-                             stylesheets=[a11y.PRIMARY_BUTTON])
+                             stylesheets=[a11y.primary_button_style()])
         # Fixed heights: nothing above the pictures may change height while a drag is under way.
         self.note_div = div(name="stage_note", text="", width=880, height=46)
         self.table_div = Div(name="worked_table_view", text="", width=620, height=262, disable_math=True,

@@ -255,12 +255,74 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     });
   }
 
+  // --- phones ----------------------------------------------------------------------------------
+  // Without a viewport tag a phone lays the page out 980 px wide and shrinks it: tiny text and
+  // tiny targets. With one, the page is as wide as the phone, and what is wider than that is
+  // made to fit: rows wrap, and a figure, widget or text wider than the space left shrinks to it
+  // (a figure keeps its proportions). Wide screens are left alone.
+  var NARROW_PX = 720;
+  function ensure_viewport() {
+    if (typeof document === "undefined" || document.querySelector("meta[name=viewport]")) return;
+    var meta = document.createElement("meta");
+    meta.name = "viewport";
+    meta.content = "width=device-width, initial-scale=1";
+    document.head.append(meta);
+  }
+  ensure_viewport();
+
+  function fit_narrow(doc, pass) {
+    if (typeof document === "undefined" || !doc) return;
+    // The device's width: once something overflows, a phone widens the layout viewport to it.
+    var W = Math.min(document.documentElement.clientWidth, (window.screen && window.screen.width) || Infinity);
+    if (!(W > 0) || W > NARROW_PX) return;
+    pass = pass || 0;
+    var changed = false;
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (/Row$/.test(m.type) && m.styles !== undefined && !(m.styles && m.styles["flex-wrap"])) {
+        var st = Object.assign({}, m.styles || {});
+        st["flex-wrap"] = "wrap";
+        m.setv({ styles: st }, { sync: false });
+        changed = true;
+      }
+      var v = view_of(m);
+      if (!v || !v.el || !("width" in m.properties) || /GlyphRenderer|Axis|Grid|Title|Legend/.test(m.type)) return;
+      var r = v.el.getBoundingClientRect();
+      if (/ButtonGroup$/.test(m.type) && m.orientation === "horizontal") {
+        // A row of buttons may overflow its own box: stack it when its buttons pass the edge.
+        var right = r.right;
+        (v.shadow_el || v.el).querySelectorAll(".bk-btn").forEach(function (b) { right = Math.max(right, b.getBoundingClientRect().right); });
+        if (right > W - 4) { m.setv({ orientation: "vertical", width: null }, { sync: false }); changed = true; }
+        return;
+      }
+      if (!(r.width > 0) || r.right <= W - 4) return;
+      var avail = Math.floor(W - 8 - Math.max(0, r.left));
+      if (avail < 120) return;
+      var k = avail / r.width;
+      if (m.type === "Figure") {
+        var props = {};
+        if (m.frame_width) { props.frame_width = Math.floor(m.frame_width * k); if (m.frame_height) props.frame_height = Math.floor(m.frame_height * k); }
+        else { props.width = Math.floor(r.width * k); if (m.height) props.height = Math.floor(m.height * k); }
+        m.setv(props, { sync: false });
+      } else {
+        var wp = { width: avail };
+        if ("min_width" in m.properties && m.min_width > avail) wp.min_width = avail;
+        m.setv(wp, { sync: false });
+        // Panel's panes also fix their width in CSS on the element itself.
+        if (v.el.style && v.el.style.width) v.el.style.width = avail + "px";
+      }
+      changed = true;
+    });
+    // A change moves what follows: measure again once the layout has settled.
+    if (changed && pass < 4) setTimeout(function () { fit_narrow(doc, pass + 1); }, 150);
+  }
+
   // Once per page: text alternatives on the figures, tables that follow their sources.
   function init(a, summary) {
     if (!a.a11y || a.a11y.__ae_ready) return;
     a.a11y.__ae_ready = true;
     free_tab(a.ae_tables && a.ae_tables.document);
     name_widgets(a.ae_tables && a.ae_tables.document);
+    fit_narrow(a.ae_tables && a.ae_tables.document);
     var figs = a.a11y.figures || [];
     function alt_all() {
       var extra = summary ? summary() : "";
@@ -291,7 +353,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   }
 
   var api = {
-    text_of: text_of, handles: handles, place: place, arrow: arrow, key_gesture: key_gesture, finish: finish, speak: speak,
+    text_of: text_of, fit_narrow: fit_narrow, handles: handles, place: place, arrow: arrow, key_gesture: key_gesture, finish: finish, speak: speak,
     describe: describe, table_html: table_html, cell: cell, init: init, on_table_toggle: on_table_toggle,
     refresh_tables: refresh_tables,
   };

@@ -295,6 +295,9 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
         return;
       }
       if (!(r.width > 0) || r.right <= W - 4) return;
+      // Rows wrap first (pass 0); after that only what starts a line and still passes the edge
+      // shrinks: anything further right moves to the next line when its row wraps.
+      if (pass === 0 || r.left > 48) return;
       var avail = Math.floor(W - 8 - Math.max(0, r.left));
       if (avail < 120) return;
       var k = avail / r.width;
@@ -313,7 +316,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
       changed = true;
     });
     // A change moves what follows: measure again once the layout has settled.
-    if (changed && pass < 4) setTimeout(function () { fit_narrow(doc, pass + 1); }, 150);
+    if ((changed || pass === 0) && pass < 4) setTimeout(function () { fit_narrow(doc, pass + 1); }, 150);
   }
 
   // Once per page: text alternatives on the figures, tables that follow their sources.

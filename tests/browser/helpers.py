@@ -162,8 +162,10 @@ def drag(page, from_xy, to_xy, steps: int = 20) -> list[list[float]]:
     return readings
 
 
-def touch_drag(page, from_xy, to_xy, steps: int = 10) -> list[list[float]]:
-    """The same gesture with one finger, through CDP's Input.dispatchTouchEvent."""
+def touch_drag(page, from_xy, to_xy, steps: int = 10, read=None) -> list:
+    """The same gesture with one finger, through CDP's Input.dispatchTouchEvent; `read(page)` after
+    each move (default: the lookup plate's weights; `False`: read nothing)."""
+    read = read_weights if read is None else read
     cdp = page.context.new_cdp_session(page)
     (x0, y0), (x1, y1) = from_xy, to_xy
     readings = []
@@ -173,7 +175,8 @@ def touch_drag(page, from_xy, to_xy, steps: int = 10) -> list[list[float]]:
             t = i / steps
             cdp.send("Input.dispatchTouchEvent", {
                 "type": "touchMove", "touchPoints": [{"x": x0 + (x1 - x0) * t, "y": y0 + (y1 - y0) * t, "id": 1}]})
-            readings.append(read_weights(page))
+            if read:
+                readings.append(read(page))
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     finally:
         cdp.detach()

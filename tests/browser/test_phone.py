@@ -81,7 +81,8 @@ def test_worked_phone(new_tab, served_url):
 
     tab, page = open_phone(new_tab, f"{served_url}/worked?preset=four-tokens&step=5", "keys_plot")
     sent = wait_synced(page)["sent"]
-    touch_drag(page, centre(page, "keys_plot", 1.5, 1.0), to_page_xy(page, "keys_plot", 2.0, -1.0))
+    start = visual(page, centre(page, "keys_plot", 1.5, 1.0))
+    touch_drag(page, start, visual(page, to_page_xy(page, "keys_plot", 2.0, -1.0)), read=False)
     wait_synced(page, sent_before=sent, timeout=WAIT)
     st = page.evaluate(READ)
     q = st["query"]["vec"][0]

@@ -412,12 +412,56 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     return r.notices;
   }
 
+  // --- keyboard and screen readers (the shared parts are in a11y.js) -----------------------
+  // The mask is one tab stop: a focusable cursor that the arrow keys move from cell to cell,
+  // and Space or Enter flips the cell under it (the same path as a tap).
+  var cursor = {};  // mask plot id -> {i, j}
+  function cur(a) {
+    var n = a.y_range.factors.length, c = cursor[a.plot.id] || (cursor[a.plot.id] = { i: 0, j: 0 });
+    c.i = Math.min(c.i, n - 1); c.j = Math.min(c.j, n - 1);
+    return c;
+  }
+  function kb_targets(a) {
+    var n = a.y_range.factors.length, c = cur(a), al = a.mask.data.allowed;
+    var ok = al.length === n * n ? al[c.i * n + c.j] : true;
+    return [{ id: "cell", x: c.j + 0.5, y: n - 1 - c.i + 0.5, cell: true, size: 34,
+              label: "mask cell q" + (c.i + 1) + " → k" + (c.j + 1) + ": " + (ok ? "allowed" : "blocked") +
+                     ". Arrow keys move between cells; Space flips it." }];
+  }
+  function on_key(a, ev) {
+    var n = a.y_range.factors.length, c = cur(a);
+    if (ev.key === " " || ev.key === "Enter") {
+      on_tap(a, { x: c.j + 0.5, y: n - 1 - c.i + 0.5 });
+      return true;
+    }
+    var st = AEA11y.arrow(ev, 1, n);
+    if (!st) return false;
+    c.j = clamp_int(c.j + st.dx, 0, n - 1);
+    c.i = clamp_int(c.i - st.dy, 0, n - 1);
+    return true;
+  }
+  function clamp_int(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
+  function speak_text(a) {
+    var n = a.y_range.factors.length, c = cur(a), w = a.weights.data, al = a.mask.data.allowed, parts = [];
+    for (var r = 0; r < w.i.length; r++) {
+      if (Number(w.i[r]) === c.i) parts.push("k" + (Number(w.j[r]) + 1) + " " + fix(Number(w.value[r]), 2));
+    }
+    var allowed = Array.from(al).filter(Boolean).length;
+    return "Mask allows " + allowed + " of " + n * n + " cells. Weights of row q" + (c.i + 1) + ": " + parts.join(", ") + ".";
+  }
+  function on_ready(a) {
+    if (typeof document === "undefined") return;
+    AEA11y.handles(a.plot, { targets: function () { return kb_targets(a); },
+                             on_key: function (id, ev) { return on_key(a, ev); } });
+    AEA11y.init(a, function () { return speak_text(a); });
+  }
+
   var api = {
     read_link: read_link, apply_url: apply_url,
     fix: fix, signed: signed, mix: mix, ink_for: ink_for, fit_cells: fit_cells, settings: settings,
     current_mask: current_mask, view_data: view_data, checks_data: checks_data, notes_html: notes_html,
     recompute: recompute, on_widget: on_widget, on_tap: on_tap, on_reset: on_reset, url_fields: url_fields,
-    write_url: write_url,
+    write_url: write_url, on_ready: on_ready, speak_text: speak_text,
   };
   if (typeof globalThis !== "undefined") globalThis.MaskingLive = api;
   return api;

@@ -14,7 +14,6 @@ from __future__ import annotations
 import http.client
 import importlib.util
 import os
-import sys
 import urllib.parse
 from pathlib import Path
 

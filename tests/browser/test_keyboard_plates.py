@@ -15,7 +15,7 @@ import pytest
 
 import attention_core as ac
 from helpers import (READ_STATE, core_state, assert_matches_core as lookup_matches_core, focus_ring, handle,
-                     live_text, tab_walk, wait_synced)
+                     tab_walk, wait_synced)
 
 pytestmark = pytest.mark.browser
 WAIT = 60_000  # ms: the machine may be shared

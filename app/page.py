@@ -37,7 +37,9 @@ def header(plate_cls, static: bool = False) -> pn.pane.HTML:
         "ae-header",
         f"<header class='ae-header'><h1>{html.escape(plate_cls.title)}</h1>"
         f"<span class='ae-kicker'>Plate {number} of {len(order)} · the arithmetic of attention</span></header>"
-        f"<nav class='ae-nav' aria-label='plates'>{' · '.join(links)}</nav>",
+        f"<nav class='ae-nav' aria-label='plates'>{' · '.join(links)}</nav>"
+        "<div class='ae-share'><button type='button' class='ae-copy'>Copy link to this state</button>"
+        "<span class='ae-copied' role='status'></span></div>",
     )
 
 

@@ -95,6 +95,10 @@ body { font-family: %(font)s; color: var(--ae-ink); margin: 0; }
 .ae-header .ae-kicker { color: var(--ae-muted); font-size: 0.95rem; }
 .ae-nav { display: flex; flex-wrap: wrap; gap: 0.2em 1em; font-size: 0.95rem; padding: 0 1em; }
 .ae-nav a, .ae-prose a { color: var(--ae-accent); }
+.ae-share { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5em; padding: 0.3em 1em 0; font-size: 0.95rem; }
+.ae-copy { font: inherit; color: var(--ae-accent); background: transparent; border: 1px solid var(--ae-accent); border-radius: 4px; padding: 0.1em 0.6em; cursor: pointer; }
+.ae-copy:focus-visible { outline: 3px solid var(--ae-accent); outline-offset: 2px; }
+.ae-link-field { font: inherit; width: min(40em, 90vw); color: var(--ae-ink); background: var(--ae-paper); border: 1px solid var(--ae-muted); }
 .ae-prose { max-width: 62em; font-size: 1rem; line-height: 1.5; padding: 0 1em; }
 .ae-readout { display: flex; flex-direction: column; gap: 0.1em; padding: 0.2em 0; }
 .ae-big { font-size: 1.5rem; font-weight: 700; }

@@ -46,11 +46,10 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // The address bar follows the plate: `names` are the plate's URL fields, `fields()` returns
   // those that differ from their defaults. replaceState (the history does not fill up), at most
   // every 250 ms; an iframe's srcdoc or a sandbox may refuse, and the plate works without it.
-  var url_timer = null;
+  var url_timer = null, url_pending = null;
   function write_url(names, fields) {
     if (typeof window === "undefined" || !window.history) return;
-    clearTimeout(url_timer);
-    url_timer = setTimeout(function () {
+    url_pending = function () {
       try {
         var params = new URLSearchParams(window.location.search);
         names.forEach(function (k) { params.delete(k); });
@@ -59,7 +58,47 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         var qs = params.toString();
         window.history.replaceState(window.history.state, "", window.location.pathname + (qs ? "?" + qs : "") + window.location.hash);
       } catch (err) { /* refused: see above */ }
-    }, 250);
+    };
+    clearTimeout(url_timer);
+    url_timer = setTimeout(flush_url, 250);
+  }
+  function flush_url() {
+    clearTimeout(url_timer);
+    var write = url_pending;
+    url_pending = null;
+    if (write) write();
+  }
+
+  // "Copy link": the address of the state on screen, to the clipboard; where the clipboard is
+  // refused (an iframe without permission, an old browser) the link is shown selected instead.
+  // One listener on the header's shadow root, which outlives re-renders of its content.
+  function wire_copy_link(doc) {
+    var m = doc.get_model_by_name("ae-header");
+    var view = (m && typeof Bokeh !== "undefined" && Bokeh.index) ? Bokeh.index.find_one(m) : null;
+    var root = view && (view.shadow_el || view.el);
+    if (!root || root.__ae_copy) return;
+    root.__ae_copy = true;
+    root.addEventListener("click", function (ev) {
+      var btn = ev.target && ev.target.closest ? ev.target.closest(".ae-copy") : null;
+      if (btn) copy_link(root);
+    });
+  }
+  function copy_link(root) {
+    flush_url();
+    var link = window.location.href, out = root.querySelector(".ae-copied");
+    function shown(text) { if (out) out.textContent = text; }
+    function by_hand() {
+      if (!out) return;
+      out.textContent = "";
+      var field = document.createElement("input");
+      field.type = "text"; field.readOnly = true; field.value = link; field.className = "ae-link-field";
+      field.setAttribute("aria-label", "Link to this state (copy it)");
+      out.appendChild(field);
+      field.focus(); field.select();
+    }
+    try {
+      navigator.clipboard.writeText(link).then(function () { shown("Link copied"); }, by_hand);
+    } catch (err) { by_hand(); }
   }
 
   // --- modes: ?theme=dark, ?present=1 --------------------------------------------------------
@@ -421,6 +460,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
 
   function init(doc, opts, apply_url) {
     claim_touch(doc);
+    wire_copy_link(doc);
     var p = params();
     var html = document.documentElement;
     apply_modes(doc, p, opts.theme);
@@ -439,7 +479,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   }
 
   var api = {};
-  Object.assign(api, { init: init, read_link: read_link, short_text: short_text, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models });
+  Object.assign(api, { init: init, flush_url: flush_url, copy_link: copy_link, read_link: read_link, short_text: short_text, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models });
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;
   return api;
 })();

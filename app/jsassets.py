@@ -1,4 +1,4 @@
-"""The browser half of the live path: mirror.js, page.js and each plate's glue file.
+"""The browser half of the live path: mirror.js, page.js, live.js and each plate's glue file.
 
 A page's callbacks all need the same few files. Inlining them into every CustomJS made each
 document carry a dozen copies (hundreds of kB per session); instead each CustomJS made with
@@ -32,8 +32,8 @@ def read_js(name: str) -> str:
 
 @cache
 def library(glue: str) -> str:
-    """mirror.js, page.js and one plate's glue, as one script."""
-    return "\n".join([read_js("mirror.js"), read_js("page.js"), read_js(glue)])
+    """mirror.js, page.js, live.js (the live path's shared helpers) and one plate's glue, as one script."""
+    return "\n".join([read_js("mirror.js"), read_js("page.js"), read_js("live.js"), read_js(glue)])
 
 
 def custom_js_code(glue: str, call: str, names: list[str]) -> str:

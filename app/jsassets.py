@@ -63,3 +63,21 @@ def share_library(models) -> dict[str, Div]:
         if ref.args.get("ae_lib") is not lib:
             ref.args = {**ref.args, "ae_lib": lib}
     return libs
+
+
+# BokehJS bundles no page of ours uses: no plot draws with WebGL (output_backend stays "canvas"),
+# yet Panel ships bokeh-gl (270 kB of JavaScript to parse) with every page it serves or saves.
+UNUSED_BUNDLES = ("bokeh-gl",)
+
+
+def trim_bundles(resources):
+    """A copy of Bokeh `resources` without the bundles in UNUSED_BUNDLES (for saved pages)."""
+    return resources.clone(components=[c for c in resources.components if c not in UNUSED_BUNDLES])
+
+
+def drop_unused_bundles() -> None:
+    """Leave UNUSED_BUNDLES out of every page this process serves (the server makes a Resources
+    from the class default for each page)."""
+    from bokeh.resources import Resources
+
+    Resources._default_components = [c for c in Resources._default_components if c not in UNUSED_BUNDLES]

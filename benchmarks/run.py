@@ -382,7 +382,8 @@ def interactions(browser, t: D.Target, a: argparse.Namespace) -> dict:
                 page.mouse.up()
         if t.slider is not None:
             try:
-                out["slider"] = slider_presses(page, t, a.presses)
+                compared = t.key.split(".")[0] == "lookup" or t.key in ("baseline", "streamlit", "voila")
+                out["slider"] = slider_presses(page, t, a.compare_presses if compared else a.presses)
             except Exception as exc:  # noqa: BLE001
                 out["slider"] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
         if t.clicks is not None:
@@ -405,19 +406,20 @@ def measure(browser, t: D.Target, a: argparse.Namespace) -> dict:
     try:
         # Interactions first, on a fresh server: the sessions later loads leave behind are
         # destroyed (and garbage-collected) in the background, which would blur CPU per interaction.
-        if full:
+        if full and not a.cold_only:
             log(f"{t.label}: interactions")
             res.update(interactions(browser, t, a))
             for k in ("drag", "slider", "click"):
                 if get(res, k, "error"):
                     log(f"{t.label}: {k}: {res[k]['error'][:200]}")
-            if t.server is not None:
+            if t.server is not None and (t.key.split(".")[0] in a.memory_plates or t.key in ("baseline", "streamlit", "voila")):
                 log(f"{t.label}: memory")
                 res["memory"] = memory(browser, t, a.pages)
         elif t.server is not None:  # warm the server's first session for this page (imports) over plain HTTP
             with urllib.request.urlopen(t.url, timeout=120) as r:
                 r.read()
-        n = a.compare_loads if full else a.loads  # the pages compared with the peers get the peers' count
+        compared = t.key.split(".")[0] == "lookup" or t.key in ("baseline", "streamlit", "voila")
+        n = a.compare_loads if compared else a.loads  # the pages compared with the peers get the peers' count
         log(f"{t.label}: {n} cold loads")
         res["cold"] = cold_loads(browser, t, n)
     except Exception as exc:  # noqa: BLE001 - a broken page is a result too; the run goes on
@@ -464,7 +466,8 @@ def run(a: argparse.Namespace) -> dict:
     load0 = os.getloadavg()
     slugs = a.plates or registry.slugs()
     peers = Path(a.peers).resolve() if a.peers else None
-    result: dict = {"settings": {"loads": a.loads, "compare_loads": a.compare_loads, "moves": a.moves, "presses": a.presses, "clicks": a.clicks, "gestures": a.gestures,
+    result: dict = {"settings": {"loads": a.loads, "compare_loads": a.compare_loads, "moves": a.moves, "presses": a.presses, "compare_presses": a.compare_presses, "clicks": a.clicks,
+                                 "memory_plates": a.memory_plates, "cold_only": a.cold_only, "gestures": a.gestures,
                                  "extra_pages": a.pages, "seed": SEED, "niceness": a.niceness, "viewport": H.VIEWPORT,
                                  "chromium_args": H.CHROMIUM_ARGS},
                     "versions": versions(peers), "plates": {}, "core": {}, "notes": []}
@@ -799,8 +802,14 @@ def main(argv=None) -> int:
     ap.add_argument("--peers", metavar="VENV", help="also measure Streamlit and Voila served from this venv")
     ap.add_argument("--loads", type=int, default=None,
                     help="cold loads per page (default 10; with --peers 15 for the lookup, baseline and peers)")
-    ap.add_argument("--moves", type=int, default=120, help="drag moves per page (>= 100)")
-    ap.add_argument("--presses", type=int, default=150, help="ArrowRight presses per slider")
+    ap.add_argument("--moves", type=int, default=100, help="drag moves per page (>= 100)")
+    ap.add_argument("--presses", type=int, default=100, help="arrow-key presses per slider")
+    ap.add_argument("--compare-presses", type=int, default=150,
+                    help="presses on the pages compared with the peers (the lookup, the baseline, the peers)")
+    ap.add_argument("--memory-plates", default="lookup",
+                    help="comma-separated plates whose server memory per open page is measured (the baseline's and "
+                         "peers' always are)")
+    ap.add_argument("--cold-only", action="store_true", help="cold loads and bytes only (no interactions, no memory)")
     ap.add_argument("--clicks", type=int, default=100, help="clicks on a plate's cells or buttons (>= 100)")
     ap.add_argument("--gestures", type=int, default=30, help="baseline drag gestures (release → update)")
     ap.add_argument("--pages", type=int, default=4, help="extra open pages for the memory figure")
@@ -814,6 +823,7 @@ def main(argv=None) -> int:
                     help="do not raise the run's priority (by default it tries nice -10, which needs root)")
     ap.add_argument("--out", default=str(HERE / "results"), help="where bench.json and bench.md go")
     a = ap.parse_args(argv)
+    a.memory_plates = [x.strip() for x in a.memory_plates.split(",") if x.strip()]
     a.compare_loads = a.loads if a.loads is not None else (15 if a.peers else 10)
     if a.loads is None:
         a.loads = 10

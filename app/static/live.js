@@ -11,7 +11,7 @@
  */
 var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
   "use strict";
-  var SETTLE_MS = 250;
+  var SETTLE_MS = 1000;  // a pause this long ends a gesture (a drag, a run of key presses)
   var light = false;      // true while AELive.text sets a model: its Div view skips the relayout
   var touched = [];       // views written without a relayout since the page was last still
   var timer = null;

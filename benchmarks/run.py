@@ -469,7 +469,7 @@ def run(a: argparse.Namespace) -> dict:
     result: dict = {"settings": {"loads": a.loads, "compare_loads": a.compare_loads, "moves": a.moves, "presses": a.presses, "compare_presses": a.compare_presses, "clicks": a.clicks,
                                  "memory_plates": a.memory_plates, "cold_only": a.cold_only, "gestures": a.gestures,
                                  "extra_pages": a.pages, "seed": SEED, "niceness": a.niceness, "viewport": H.VIEWPORT,
-                                 "chromium_args": H.CHROMIUM_ARGS},
+                                 "chromium_args": H.CHROMIUM_ARGS + a.chromium_args},
                     "versions": versions(peers), "plates": {}, "core": {}, "notes": []}
     result["plates"] = {s: {"driver": (D.DRIVERS[s].__dict__ | {"core": None}) if s in D.DRIVERS else None}
                         for s in slugs}
@@ -566,7 +566,7 @@ def run(a: argparse.Namespace) -> dict:
                 result["plates"][slug][where] = r
 
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=H.CHROMIUM, args=H.CHROMIUM_ARGS)
+            browser = pw.chromium.launch(executable_path=H.CHROMIUM, args=H.CHROMIUM_ARGS + a.chromium_args)
             try:
                 if "served" not in a.skip:
                     try:
@@ -809,6 +809,8 @@ def main(argv=None) -> int:
     ap.add_argument("--memory-plates", default="lookup",
                     help="comma-separated plates whose server memory per open page is measured (the baseline's and "
                          "peers' always are)")
+    ap.add_argument("--chromium-arg", dest="chromium_args", action="append", default=[],
+                    help="an extra Chromium flag (repeatable), e.g. --chromium-arg=--disable-frame-rate-limit")
     ap.add_argument("--cold-only", action="store_true", help="cold loads and bytes only (no interactions, no memory)")
     ap.add_argument("--clicks", type=int, default=100, help="clicks on a plate's cells or buttons (>= 100)")
     ap.add_argument("--gestures", type=int, default=30, help="baseline drag gestures (release → update)")

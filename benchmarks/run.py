@@ -19,6 +19,7 @@ says so. Prints a Markdown table and writes benchmarks/results/bench.json (+ ben
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import platform
@@ -773,6 +774,52 @@ def table(res: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+SUMMARY_METRICS = [
+    ("drag move → update, median", ("drag", "move_ms", "median"), "ms"),
+    ("drag move → update, p95", ("drag", "move_ms", "p95"), "ms"),
+    ("slider key → update, median", ("slider", "press_ms", "median"), "ms"),
+    ("slider key → update, p95", ("slider", "press_ms", "p95"), "ms"),
+    ("click → update, median", ("click", "click_ms", "median"), "ms"),
+    ("cold load, median", ("cold", "ready_ms", "median"), "s"),
+    ("bytes per page", ("cold", "bytes", "total_bytes"), "B"),
+    ("server CPU per page load", ("cold", "server_cpu_per_load", "ms_per"), "ms"),
+    ("server CPU per slider key", ("slider", "server_cpu_per_press", "ms_per"), "ms"),
+    ("server CPU per drag release", ("drag", "server_cpu_per_release", "ms_per"), "ms"),
+]
+
+
+def summary_table(res: dict) -> str:
+    """Every plate in one table: ours served and exported, the baseline, the best peer, the ratios."""
+    base = res.get("baseline") or {}
+    peers = res.get("peers") or {}
+    head = ["plate", "figure", "served", "× baseline", "exported", "× baseline", "baseline (Panel)"]
+    if peers:
+        head += ["best peer", "× best peer (served / exported)"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for slug, p in res["plates"].items():
+        served, exported = p.get("served") or {}, p.get("exported") or {}
+        for label, path, unit in SUMMARY_METRICS:
+            sv, ev = get(served, *path), get(exported, *path)
+            if sv is None and ev is None:
+                continue
+            bv = baseline_value(base, path)
+            bcell = fmt(bv, unit)
+            if path[:2] == ("drag", "move_ms") and bv is not None:
+                bcell = f"{fmt(bv, unit)} (release → update; nothing during the move)"
+            row = [slug, label, fmt(sv, unit), ratio(bv, sv), fmt(ev, unit), ratio(bv, ev), bcell]
+            if peers:
+                pv = {k: get(peers[k], *path) for k in peers}
+                nums = {k: v for k, v in pv.items() if isinstance(v, (int, float))}
+                if nums and path[0] != "drag":
+                    k = min(nums, key=nums.get)
+                    row += [f"{fmt(nums[k], unit)} ({peers[k].get('label', k)})",
+                            f"{ratio(nums[k], sv)} / {ratio(nums[k], ev)}"]
+                else:
+                    row += ["—", "—"]
+            lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
 BEFORE_METRICS = [m for m in METRICS if m[1][0] in ("drag", "slider", "click", "cold")
                   or m[1][:2] == ("cold", "server_cpu_per_load")]
 
@@ -811,6 +858,7 @@ def main(argv=None) -> int:
                          "peers' always are)")
     ap.add_argument("--chromium-arg", dest="chromium_args", action="append", default=[],
                     help="an extra Chromium flag (repeatable), e.g. --chromium-arg=--disable-frame-rate-limit")
+    ap.add_argument("--table-from", metavar="JSON", help="print the tables of an earlier run's bench.json and exit")
     ap.add_argument("--cold-only", action="store_true", help="cold loads and bytes only (no interactions, no memory)")
     ap.add_argument("--clicks", type=int, default=100, help="clicks on a plate's cells or buttons (>= 100)")
     ap.add_argument("--gestures", type=int, default=30, help="baseline drag gestures (release → update)")
@@ -836,10 +884,15 @@ def main(argv=None) -> int:
             a.niceness = -10
         except OSError:
             pass
+    if a.table_from:  # print the tables of an earlier run
+        res = json.loads(Path(a.table_from).read_text(encoding="utf-8"))
+        print(summary_table(res) + "\n" + table(res) + ("\n" + before_table(res) if res.get("before") else ""))
+        return 0
     res = run(a)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    md = table(res) + ("\n" + before_table(res) if res.get("before") else "")
+    md = ("## Every plate\n\n" + summary_table(res) + "\n" + table(res)
+          + ("\n" + before_table(res) if res.get("before") else ""))
     (out / "bench.json").write_text(H.dumps(res), encoding="utf-8")
     (out / "bench.md").write_text(md, encoding="utf-8")
     print()

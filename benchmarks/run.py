@@ -565,6 +565,9 @@ def run(a: argparse.Namespace) -> dict:
                 result["before"]["plates"].setdefault(slug, {})[where] = r
             else:
                 result["plates"][slug][where] = r
+            # What is measured so far, in case the run is stopped (bench.json comes at the end).
+            Path(a.out).mkdir(parents=True, exist_ok=True)
+            (Path(a.out) / "bench.partial.json").write_text(H.dumps(result), encoding="utf-8")
 
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=H.CHROMIUM, args=H.CHROMIUM_ARGS + a.chromium_args)

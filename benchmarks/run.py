@@ -724,7 +724,7 @@ def table(res: dict) -> str:
     for slug, p in res["plates"].items():
         served, exported = p.get("served"), p.get("exported")
         head = ["metric", "ours served", "× baseline", "ours exported", "× baseline", "baseline (Panel)"]
-        head += [peers[k]["label"] for k in peers]
+        head += [peers[k].get("label", k) for k in peers]
         if peers:
             head += ["× best peer (served)", "× best peer (exported)"]
         lines += [f"### {slug}" + ("" if p.get("driver") else " (no driver yet: cold load and bytes only)"), "",
@@ -894,6 +894,8 @@ def main(argv=None) -> int:
     res = run(a)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "bench.json").write_text(H.dumps(res), encoding="utf-8")  # first: a table bug must not lose the run
     md = ("## Every plate\n\n" + summary_table(res) + "\n" + table(res)
           + ("\n" + before_table(res) if res.get("before") else ""))
     (out / "bench.json").write_text(H.dumps(res), encoding="utf-8")

@@ -894,7 +894,6 @@ def main(argv=None) -> int:
     res = run(a)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    out.mkdir(parents=True, exist_ok=True)
     (out / "bench.json").write_text(H.dumps(res), encoding="utf-8")  # first: a table bug must not lose the run
     md = ("## Every plate\n\n" + summary_table(res) + "\n" + table(res)
           + ("\n" + before_table(res) if res.get("before") else ""))

@@ -6,7 +6,7 @@ PY      := $(VENV)/bin/python
 PORT    ?= 5006
 STAMP   := $(VENV)/.installed
 
-.PHONY: serve test export bench bench-peers load soak clean venv
+.PHONY: serve test export bench bench-peers load soak clean venv screenshots
 
 $(STAMP): pyproject.toml
 	@set -e; \
@@ -27,6 +27,12 @@ serve: $(STAMP)
 test: $(STAMP)
 	@sh .ci/ensure-chromium
 	$(PY) -m pytest -q
+
+# Every plate at 1280x720, 1920x1080 and 390x844, written over the visual test's references in
+# tests/browser/references/ (look at them, then commit them: that is how references are renewed).
+screenshots: $(STAMP)
+	@sh .ci/ensure-chromium
+	$(PY) tests/browser/visual.py $(SHOTS_ARGS)
 
 export: $(STAMP)
 	$(VENV)/bin/attention-explorable export dist

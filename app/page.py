@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Mapping
 
 import markdown
@@ -11,7 +12,7 @@ from bokeh.models import CustomJS, Div, InlineStyleSheet
 
 from . import registry
 from .jsassets import custom_js_code, library_model
-from .theme import CSS, PAGE_CSS
+from .theme import CSS, PAGE_CSS, page_theme_options
 
 pn.extension(raw_css=[CSS], design=None, notifications=False)
 
@@ -68,8 +69,10 @@ def ready_script(plate, notices_model, served: bool) -> CustomJS:
     names = [*models, "notices"]
     call = (
         f"var L = (typeof {live} !== 'undefined') ? {live} : null;\n"
-        "AEPage.init(notices.document, {served: " + ("true" if served else "false") + "},"
-        " (L && L.apply_url) ? function (p) { return L.apply_url(a, p); } : null);\n"
+        "AEPage.init(notices.document, {served: " + ("true" if served else "false")
+        + ", theme: " + json.dumps(page_theme_options()) + "},"
+        " (L && L.apply_url) ? function (p) { return L.apply_url(a, p, " + json.dumps(plate.state.url_spec()) + "); }"
+        " : null);\n"
         "if (L && L.on_ready) L.on_ready(a);"
     )
     cb = CustomJS(args={**models, "notices": notices_model}, code=custom_js_code(glue, call, names))

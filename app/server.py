@@ -22,6 +22,27 @@ def _assets_dir() -> Path:
 ASSETS = _assets_dir()
 
 
+def _components_404() -> None:
+    """Panel's /components/<module>/<file> route imports the module named in the path; a name
+    starting with '.' (/components/..%2f..%2fetc) makes importlib raise TypeError, a 500 with a
+    traceback in the log. Answer 404 instead, as Panel does for any other unknown module."""
+    from panel.io.server import ComponentResourceHandler
+    from tornado.web import HTTPError
+
+    parse = ComponentResourceHandler.parse_url_path
+    if getattr(parse, "_ae_guarded", False):
+        return
+
+    def guarded(self, path):
+        try:
+            return parse(self, path)
+        except (TypeError, ValueError):
+            raise HTTPError(404, "Component not found") from None
+
+    guarded._ae_guarded = True
+    ComponentResourceHandler.parse_url_path = guarded
+
+
 def routes() -> dict:
     """Route -> callable; a callable per route gives every session its own plate and state."""
     out = {"/": _index_session}
@@ -41,7 +62,10 @@ def _plate_session(slug: str) -> None:
     """Fill this session's document with the plate's page and its document_ready script."""
     doc = pn.state.curdoc
     page = plate_page(slug, session_args())
-    page.server_doc(doc, title=f"{page.plate.title} · attention explorable")
+    # location=False: Panel's Location would parse the query string itself (int() of a 5,000-digit
+    # value raises and the session fails with a 500); the plate reads it through apply_url and
+    # page.js writes the address bar.
+    page.server_doc(doc, title=f"{page.plate.title} · attention explorable", location=False)
     attach_ready(page, doc, served=True)
     if pn.config.reuse_sessions:
         _local_stylesheets(doc)
@@ -63,6 +87,7 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
     """Start the server (blocking). Origins default to this server's own address and port only."""
     origins = allow_websocket_origin or [f"localhost:{port}", f"127.0.0.1:{port}"]
     static = {"assets": str(ASSETS)} if ASSETS.is_dir() else {}
+    _components_404()
     # Sessions a closed tab left behind are destroyed after 15 s (checked every 5 s); the load
     # benchmarks shorten both through the environment.
     lifetime = int(os.environ.get("AE_UNUSED_SESSION_MS", "15000"))
@@ -78,5 +103,6 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
     drop_unused_bundles()
     return pn.serve(
         routes(), port=port, address=address, websocket_origin=origins, show=show, title="Attention explorable",
-        static_dirs=static, liveness=True, unused_session_lifetime=lifetime, check_unused_sessions=check, **kw,
+        static_dirs=static, liveness=True, unused_session_lifetime=lifetime, check_unused_sessions=check,
+        location=False, **kw,
     )

@@ -62,6 +62,24 @@ class PlateState(param.Parameterized):
                 setattr(self, name, current)
 
     # --- reading -------------------------------------------------------------------------
+    def url_spec(self) -> dict:
+        """How to read this state's link without Python: app/static/page.js's read_link follows
+        apply_url's rules with it. Fields that are not a boolean, a selector or a number are
+        "custom": the plate's glue parses them."""
+        fields = {}
+        for name in self.url_fields:
+            p = self.param[name]
+            if isinstance(p, param.Boolean):
+                fields[name] = {"type": "bool"}
+            elif isinstance(p, param.Selector):
+                fields[name] = {"type": "select", "objects": list(p.objects)}
+            elif isinstance(p, param.Number):
+                kind = "integer" if isinstance(p, param.Integer) else "number"
+                fields[name] = {"type": kind, "bounds": list(p.bounds) if p.bounds else None}
+            else:
+                fields[name] = {"type": "custom"}
+        return {"fields": fields, "max_value": MAX_URL_VALUE, "page_params": list(PAGE_PARAMS)}
+
     def parse_url_value(self, name: str, text: str):
         """Turn `text` into a valid value for `name`; raise ValueError with a reason if it can't be."""
         p = self.param[name]

@@ -36,3 +36,24 @@ def as_mask(mask, name: str = "mask") -> np.ndarray:
     if np.issubdtype(arr.dtype, np.integer) and np.all((arr == 0) | (arr == 1)):
         return arr.astype(bool)
     raise ValueError(f"{name} must be boolean (True = may take part), got dtype {arr.dtype} and shape {arr.shape}")
+
+
+MAX_ENTRIES = 50_000_000  # about 400 MB of float64: a size beyond it is a typo or an attack, not a lesson
+
+
+def check_size(entries: int, what: str) -> None:
+    """ValueError when an array built from user-given sizes would hold more than MAX_ENTRIES."""
+    if entries > MAX_ENTRIES:
+        raise ValueError(f"{what} would hold {entries} entries, more than the {MAX_ENTRIES} allowed")
+
+
+def safe_norm(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Euclidean length along `axis` without overflowing in the squares (each slice divided by its
+    largest entry first); ValueError if the length itself does not fit in float64."""
+    top = np.max(np.abs(x), axis=axis, keepdims=True)  # (..., 1)
+    unit = np.divide(x, top, out=np.zeros_like(x), where=top > 0)  # (..., d) entries within ±1
+    with np.errstate(over="ignore"):
+        out = np.squeeze(top, axis=axis) * np.sqrt(np.sum(unit * unit, axis=axis))  # (...)
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"a vector's length overflows float64 (shape {x.shape}); use smaller entries")
+    return out

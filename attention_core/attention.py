@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
@@ -25,8 +26,8 @@ def scores(Q, K) -> np.ndarray:
 
 def default_scale(d_k: int) -> float:
     """The Transformer's divisor: scores are multiplied by 1/√d_k."""
-    if d_k < 1:
-        raise ValueError(f"d_k must be at least 1, got {d_k}")
+    if isinstance(d_k, bool) or not isinstance(d_k, numbers.Real) or not math.isfinite(d_k) or d_k < 1:
+        raise ValueError(f"d_k must be a finite number of at least 1, got {d_k!r}")
     return 1.0 / math.sqrt(d_k)
 
 

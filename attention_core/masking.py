@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_float_array, as_mask
+from ._validate import as_float_array, as_mask, check_size, safe_norm
 from .attention import attention, default_scale, scores
 from .softmax import softmax
 
@@ -44,6 +44,7 @@ def causal_mask(n, m=None) -> np.ndarray:
     """Query i may attend to key j when j <= i (no peeking ahead): shape (n, m), m defaults to n."""
     n = _count(n, "n", 1)
     m = n if m is None else _count(m, "m", 1)
+    check_size(n * m, f"a causal mask of shape ({n}, {m})")
     i = np.arange(n)[:, None]  # (N, 1)
     j = np.arange(m)[None, :]  # (1, M)
     return j <= i  # (N, M)
@@ -57,6 +58,7 @@ def padding_mask(n, m, p) -> np.ndarray:
     n = _count(n, "n", 1)
     m = _count(m, "m", 1)
     p = _count(p, "p", 0)
+    check_size(n * m, f"a padding mask of shape ({n}, {m})")
     if p > m:
         raise ValueError(f"cannot pad {p} of only {m} keys: p must be between 0 and m = {m}")
     keep = np.arange(m) < m - p  # (M,)
@@ -71,6 +73,7 @@ def window_mask(n, w, causal: bool = True) -> np.ndarray:
     """
     n = _count(n, "n", 1)
     w = _count(w, "w", 1)
+    check_size(n * n, f"a window mask of shape ({n}, {n})")
     i = np.arange(n)[:, None]  # (N, 1)
     j = np.arange(n)[None, :]  # (1, N)
     if causal:
@@ -215,8 +218,8 @@ def masking_steps(Q, K, V, mask, scale=None) -> MaskingSteps:
         contrast_weights=contrast_weights,
         contrast_row_sums=contrast_weights.sum(axis=-1),  # (N,)
         contrast_output=contrast_output,
-        norms=np.linalg.norm(output, axis=-1),  # (N,)
-        contrast_norms=np.linalg.norm(contrast_output, axis=-1),  # (N,)
+        norms=safe_norm(output),  # (N,)
+        contrast_norms=safe_norm(contrast_output),  # (N,)
         empty_rows=empty,
         scale=s,
     )

@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from ._validate import as_float_array
+from ._validate import as_float_array, check_size
 from .attention import attention, scores
 
 
@@ -190,6 +190,7 @@ def multi_head_recipe(n: int, d_model: int, seed: int = 0):
     """
     n = _count(n, "n")
     d_model = _count(d_model, "d_model")
+    check_size(4 * d_model * d_model + n * d_model, f"the recipe's maps and tokens (n = {n}, d_model = {d_model})")
     seed = int(seed)
     if seed < 0:
         raise ValueError(f"seed must be non-negative, got {seed}")

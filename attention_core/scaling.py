@@ -14,7 +14,7 @@ import operator
 
 import numpy as np
 
-from ._validate import as_float_array
+from ._validate import as_float_array, check_size
 from .softmax import softmax
 
 MAX_SAMPLE_ENTRIES = 50_000_000  # n * d_k normals per matrix: about 400 MB of float64
@@ -116,9 +116,12 @@ def score_histogram(samples, bins: int = 60) -> tuple[np.ndarray, np.ndarray]:
     if s.ndim != 1 or s.shape[0] == 0:
         raise ValueError(f"samples must have shape (n,) with n >= 1, got {s.shape}")
     bins = _positive_int(bins, "bins")
+    check_size(bins, "the histogram's bins")
     r = float(np.max(np.abs(s)))
     if r == 0.0:
         r = 1.0
+    if not math.isfinite(2.0 * r):
+        raise ValueError(f"samples up to {r:g} in size overflow float64 when binned; use smaller samples")
     edges = np.linspace(-r, r, bins + 1)  # (bins + 1,)
     counts, _ = np.histogram(s, bins=edges)  # (bins,)
     return edges, counts.astype(np.int64)  # (bins + 1,), (bins,)
@@ -127,7 +130,10 @@ def score_histogram(samples, bins: int = 60) -> tuple[np.ndarray, np.ndarray]:
 def normal_density(x, variance) -> np.ndarray:
     """The N(0, variance) probability density at x: (...) -> (...)."""
     x = as_float_array(x, "x", 0)  # (...)
-    v = float(as_float_array(variance, "variance", 0))
+    var = as_float_array(variance, "variance", 0)  # () one number
+    if var.size != 1:
+        raise ValueError(f"variance must be one number, got shape {var.shape}")
+    v = float(var.reshape(()))
     if v <= 0:
         raise ValueError(f"variance must be positive, got {v}")
     with np.errstate(over="ignore"):  # a huge |x| gives exp(-inf) = 0, as it should

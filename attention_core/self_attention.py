@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ._validate import as_float_array
+from ._validate import as_float_array, check_size
 from .attention import attention
 
 ALLCLOSE_RTOL = 1e-5  # np.allclose's defaults, written out so mirror.js can use the same test
@@ -84,6 +84,7 @@ def sinusoidal_positions(n: int, d: int, base: float = 10000.0) -> np.ndarray:
         raise ValueError(f"n (the number of positions) must be at least 0, got {n}")
     if d < 1:
         raise ValueError(f"d (the width) must be at least 1, got {d}")
+    check_size(int(n) * int(d), f"position features of shape ({n}, {d})")
     try:
         base = float(base)
     except (TypeError, ValueError):

@@ -17,7 +17,10 @@ def softmax(x, axis: int = -1, mask=None) -> np.ndarray:
     """
     if np.iscomplexobj(x):
         raise ValueError(f"softmax input must be real, got complex entries (shape {np.shape(x)})")
-    x = np.asarray(x, dtype=np.float64)  # (...)
+    try:
+        x = np.asarray(x, dtype=np.float64)  # (...)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"softmax input must be numeric, got {type(x).__name__}: {exc}") from None
     if x.ndim and x.shape[axis] == 0:
         raise ValueError(f"softmax needs at least one entry along axis {axis}, got shape {x.shape}")
     if np.any(np.isnan(x)):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_float_array
+from ._validate import as_float_array, safe_norm
 from .attention import default_scale, scores
 from .softmax import softmax
 
@@ -75,7 +75,7 @@ def length_sweep(q, K, lengths, scale=None) -> np.ndarray:
         raise ValueError(f"lengths must have shape (F,), got {L.shape}")
     if np.any(L < 0):
         raise ValueError(f"lengths must be ≥ 0, got {L[L < 0][:3].tolist()}")
-    norm = float(np.sqrt(np.sum(q * q)))
+    norm = float(safe_norm(q))  # () 1e300 entries must not overflow in q * q
     if norm == 0.0:
         raise ValueError(f"the query {q.tolist()} is zero: it has no direction to stretch")
     s = float(default_scale(q.shape[0]) if scale is None else scale)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -37,6 +38,24 @@ def free_port() -> int:
 def rss_mb(pid: int) -> float:
     with open(f"/proc/{pid}/statm") as f:
         return int(f.read().split()[1]) * PAGE / 1e6
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds the process has used (/proc/<pid>/stat fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def client_cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def loadavg() -> list[float]:
+    """The machine's 1, 5 and 15 minute load averages (it is shared: say how busy it was)."""
+    with open("/proc/loadavg") as f:
+        return [float(x) for x in f.read().split()[:3]]
 
 
 class Server:
@@ -103,6 +122,7 @@ def run_load(sessions: int, workers: int = 16, log: Path | None = None) -> dict:
         open_session(url)[1].close()  # warm the server once
         time.sleep(3)  # let that session's cleanup pass (idle check every 0.5 s, lifetime 2 s)
         base = rss_mb(srv.proc.pid)
+        cpu0, ccpu0, t0, load0 = cpu_s(srv.proc.pid), client_cpu_s(), time.monotonic(), loadavg()
         with ThreadPoolExecutor(workers) as pool:
             for fut in [pool.submit(open_session, url) for _ in range(sessions)]:
                 try:
@@ -112,6 +132,7 @@ def run_load(sessions: int, workers: int = 16, log: Path | None = None) -> dict:
                 except Exception:  # noqa: BLE001 - counted and reported
                     errors += 1
         after = rss_mb(srv.proc.pid)
+        wall, server_cpu, client_cpu = time.monotonic() - t0, cpu_s(srv.proc.pid) - cpu0, client_cpu_s() - ccpu0
         result = {
             "sessions_requested": sessions, "sessions_served": len(held), "errors": errors,
             "first_document_s": {"median": round(statistics.median(times), 3) if times else None,
@@ -119,6 +140,10 @@ def run_load(sessions: int, workers: int = 16, log: Path | None = None) -> dict:
             "server_rss_mb": {"before": round(base, 1), "with_sessions": round(after, 1)},
             "mb_per_session": round((after - base) / max(1, len(held)), 3),
             "server_log_errors": len(srv.errors_in_log()),
+            "wall_s": round(wall, 1),
+            "server_cpu_s_per_session": round(server_cpu / max(1, sessions), 3),
+            "client_cpu_s_per_session": round(client_cpu / max(1, sessions), 3),
+            "loadavg_before": load0, "loadavg_after": loadavg(),
         }
     finally:
         for s in held:
@@ -127,7 +152,8 @@ def run_load(sessions: int, workers: int = 16, log: Path | None = None) -> dict:
     return result
 
 
-def run_soak(sessions: int, every: int = 200, workers: int = 8, log: Path | None = None) -> dict:
+def run_soak(sessions: int, every: int = 200, workers: int = 8, log: Path | None = None,
+             progress: bool = False) -> dict:
     """Open and close `sessions` sessions; the server's RSS after each `every`."""
     log = log or ROOT / "benchmarks" / "results" / "soak-server.log"
     log.parent.mkdir(parents=True, exist_ok=True)
@@ -141,6 +167,7 @@ def run_soak(sessions: int, every: int = 200, workers: int = 8, log: Path | None
             s.close()
             return dt
 
+        cpu0, ccpu0, t0, loads = cpu_s(srv.proc.pid), client_cpu_s(), time.monotonic(), [loadavg()]
         with ThreadPoolExecutor(workers) as pool:
             while done < sessions:
                 n = min(every, sessions - done)
@@ -151,11 +178,20 @@ def run_soak(sessions: int, every: int = 200, workers: int = 8, log: Path | None
                         errors += 1
                 done += n
                 time.sleep(3)  # closed sessions are destroyed within ~2.5 s (lifetime 2 s, check 0.5 s)
-                readings.append({"sessions": done, "rss_mb": round(rss_mb(srv.proc.pid), 1)})
+                readings.append({"sessions": done, "rss_mb": round(rss_mb(srv.proc.pid), 1),
+                                 "elapsed_s": round(time.monotonic() - t0, 1)})
+                loads.append(loadavg())
+                if progress:
+                    print(json.dumps({**readings[-1], "errors": errors, "loadavg": loads[-1]}), flush=True)
         first, last = readings[0]["rss_mb"], readings[-1]["rss_mb"]
         return {"sessions": done, "errors": errors, "rss_every": readings,
                 "growth_vs_first_pct": round(100 * (last - first) / first, 1),
-                "server_log_errors": len(srv.errors_in_log())}
+                "server_log_errors": len(srv.errors_in_log()),
+                "wall_s": round(time.monotonic() - t0, 1),
+                "server_cpu_s_per_session": round((cpu_s(srv.proc.pid) - cpu0) / max(1, done), 3),
+                "client_cpu_s_per_session": round((client_cpu_s() - ccpu0) / max(1, done), 3),
+                "loadavg_during": {"min_1m": min(l[0] for l in loads), "max_1m": max(l[0] for l in loads),
+                                   "mean_1m": round(sum(l[0] for l in loads) / len(loads), 2)}}
     finally:
         srv.stop()
 
@@ -168,7 +204,7 @@ def main() -> None:
     if args.what == "load":
         res = run_load(args.sessions or 200)
     else:
-        res = run_soak(args.sessions or 2000)
+        res = run_soak(args.sessions or 2000, progress=True)
     out = ROOT / "benchmarks" / "results" / f"{args.what}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=2))

@@ -44,6 +44,7 @@ from bokeh.plotting import figure
 
 import attention_core as ac
 
+from .. import a11y
 from ..formatting import fix, pct
 from ..jsassets import custom_js_code
 from ..state import NUMBER, PlateState
@@ -276,6 +277,20 @@ class LookupPlate(PlateViewer):
                   "output": self.output_src, "refs": self.refs_src, "plot": p, "angle": self.angle_w,
                   "length": self.length_w, "dk": self.dk_w, "scaled": self.scaled_w, "readout": self.readout}
 
+        self.a11y_toggle, self.a11y_view = a11y.add_to(models, [
+            (p, "Query and keys as arrows from the origin in the plane: the query a vermillion diamond, the five "
+                "keys blue circles labelled with their values 10 to 50.", True),
+            (b, "Bar chart of the softmax weight of each of the five keys; the weights add up to 1."),
+            (sc, "Number line from 5 to 55 with the five values, the plain average 30, the hard lookup and the "
+                 "output, a blend of the values."),
+        ], [
+            a11y.columns("Weights", self.weights_src, [("key", "key", None), ("value", "value", 0),
+                                                       ("score", "raw score", 3), ("scaled", "into softmax", 3),
+                                                       ("weight", "weight", 4), ("weighted", "weight × value", 3)]),
+            a11y.columns("Output", self.output_src, [("value", "output", 3)]),
+            a11y.columns("Keys", self.keys_src, [("name", "key", None), ("x", "x", 2), ("y", "y", 2)]),
+            a11y.columns("Query", self.query_src, [("x", "x", 2), ("y", "y", 2)]),
+        ], width=880)
         self.js_models = models
 
         def js(call: str, **extra) -> CustomJS:
@@ -291,6 +306,7 @@ class LookupPlate(PlateViewer):
         self.dk_w.js_on_change("value", on_setting)
         self.scaled_w.js_on_change("active", on_setting)
         self.reset_w.js_on_event(ButtonClick, js("LookupLive.on_reset(a, defaults);"))
+        self.a11y_toggle.js_on_change("active", js("AEA11y.on_table_toggle(a);"))
 
         # Python follows what a served page sends. A served page's own changes end with a commit ("busy" off on the plot); single widget
         # messages are only folded in after a short wait, by which time a browser that is
@@ -311,6 +327,7 @@ class LookupPlate(PlateViewer):
                 pn.pane.Bokeh(self.table),
             ),
         )
+        self._layout = pn.Column(self._layout, pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)))
 
     # --- browser -> state ----------------------------------------------------------------
     WIDGET_WAIT_MS = 300

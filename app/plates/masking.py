@@ -62,6 +62,7 @@ from bokeh.transform import dodge
 import attention_core as ac
 
 from ..formatting import fix
+from .. import a11y
 from ..jsassets import custom_js_code
 from ..mathml import formula
 from ..state import PlateState
@@ -501,6 +502,7 @@ class MaskingPlate(PlateViewer):
 
     state_class = MaskingState
     slug = "masking"
+    glue, live = "masking.js", "MaskingLive"  # the browser half (app/static/masking.js)
     title = "Masking: edit the scores, never the weights"
     summary = "Block pairs before the softmax and every row still sums to 1; zero them after and the output shrinks."
 
@@ -652,8 +654,35 @@ class MaskingPlate(PlateViewer):
             "causal_window": self.causal_w, "contrast": self.contrast_w, "notes": self.notes,
         }
 
+        self.a11y_toggle, self.a11y_view = a11y.add_to(models, [
+            (self.mask_plot, "Grid of the mask M, queries q1 to qn down, keys k1 to kn across: each cell is 0 "
+                             "(may attend) or −∞ (blocked). Tab to it and press Space to flip a cell.", True),
+            (self.scores_plot, "Heatmap of the scores S/√d_k + M; blocked cells are −∞."),
+            (self.weights_plot, "Heatmap of the weights, the softmax of each row of scores, with each row's sum, "
+                                "which stays 1."),
+            (self.cw_plot, "Heatmap of the weights when blocked cells are zeroed after the softmax instead, with "
+                           "row sums below 1."),
+            (self.output_plot, "Heatmap of the output rows, the weights times V."),
+            (self.co_plot, "Heatmap of the output rows from the zeroed weights."),
+            (self.norms_plot, "Bars of each output row's length, masked before and zeroed after."),
+        ], [
+            a11y.matrix("Mask (yes: may attend)", self.mask_src, row="y", col="x", value="allowed"),
+            a11y.matrix("Scores S/√d_k + M", self.scores_src, row="y", col="x", value="value", digits=3),
+            a11y.matrix("Weights", self.weights_src, row="y", col="x", value="value", digits=4),
+            a11y.columns("Row sums of the weights", self.sums_src, [("y", "row", None), ("sum", "sum", 6)]),
+            a11y.matrix("Output", self.output_src, row="y", col="x", value="value", digits=4),
+            a11y.matrix("Weights zeroed after the softmax", self.cw_src, row="y", col="x", value="value", digits=4),
+            a11y.columns("Row sums of the zeroed weights", self.csums_src, [("y", "row", None), ("sum", "sum", 6)]),
+            a11y.matrix("Output from the zeroed weights", self.co_src, row="y", col="x", value="value", digits=4),
+            a11y.columns("Length of each output row", self.norms_src,
+                         [("y", "row", None), ("before", "masked before", 4), ("after", "zeroed after", 4)]),
+        ], width=1200)
+        self.js_models = models  # page.js reads a link with MaskingLive.apply_url in an exported page
+
         def js(call: str) -> CustomJS:
             return CustomJS(args=models, code=custom_js_code("masking.js", call, list(models)))
+
+        self.a11y_toggle.js_on_change("active", js("AEA11y.on_table_toggle(a);"))
 
         self.mask_plot.js_on_event(Tap, js("MaskingLive.on_tap(a, cb_obj);"))
         recompute = js("MaskingLive.on_widget(a);")
@@ -689,6 +718,7 @@ class MaskingPlate(PlateViewer):
                     demo_intro, pn.pane.Bokeh(self.demo_table),
                 ),
             ),
+            pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)),
         )
 
     # --- browser -> state ----------------------------------------------------------------
@@ -715,7 +745,7 @@ class MaskingPlate(PlateViewer):
                     cells = s.mask()  # choosing custom starts from the mask on screen
                 if cells is not None:
                     cells = fit_cells(cells, n)
-        except (KeyError, IndexError, TypeError, ValueError):
+        except (KeyError, IndexError, TypeError, ValueError, OverflowError):  # OverflowError: ±Infinity
             self._render(force=True)  # put the browser back to the last good state
             return
         s.param.update(n=n, kind=kind, p=p, w=w, causal_window=0 in (self.causal_w.active or []),

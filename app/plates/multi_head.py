@@ -64,11 +64,13 @@ from bokeh.models import (
     Slider,
     TableColumn,
 )
+from bokeh.layouts import column as bk_column
 from bokeh.plotting import figure
 
 import attention_core as ac
 
 from ..formatting import fix
+from .. import a11y
 from ..jsassets import custom_js_code
 from ..mathml import formula
 from ..state import PlateState
@@ -159,7 +161,7 @@ def summary_html(d_model: int, h: int, n: int) -> str:
                  f"divisors show d_model = {d_model}.")
     else:
         text += f" The heat maps below use {n} tokens at this width."
-    return f"<div class='ae-mh-summary' role='status'>{text}</div>"
+    return f"<div class='ae-mh-summary'>{text}</div>"
 
 
 # --- the state ---------------------------------------------------------------------------------
@@ -611,7 +613,30 @@ class MultiHeadPlate(PlateViewer):
                   "defaults": {"d_model": MultiHeadState.param.d_model.default, "h": MultiHeadState.param.h.default,
                                "n": MultiHeadState.param.n.default},
                   "recipes": recipes()}
+        self.a11y_toggle, self.a11y_view = a11y.add_to(models, [
+            (hf, "One heatmap of attention weights per head: rows are the tokens that read, columns the tokens "
+                 "read; each head divides its scores by its own √d_k.", True),
+            (self.concat_fig, "Heatmap of the heads' outputs joined side by side (concat), one row per token."),
+            (self.w_o_fig, "Heatmap of the mixing matrix W_O."),
+            (self.out_fig, "Heatmap of the output, concat times W_O, one row per token."),
+        ], [
+            a11y.matrix("Weights", self.head_src, row="i", col="j", value="value", digits=3, group="head",
+                        group_prefix="head ", row_prefix="t", col_prefix="t", offset=1),
+            a11y.columns("Divisor of each head", self.div_src, [("label", "head", None), ("d_k", "d_k", None),
+                                                                ("divisor", "√d_k", 4)]),
+            a11y.matrix("concat", self.concat_src, row="i", col="c", value="value", digits=3, row_prefix="t",
+                        col_prefix="", offset=1),
+            a11y.matrix("W_O", self.w_o_src, row="r", col="c", value="value", digits=3, row_prefix="",
+                        col_prefix="", offset=1),
+            a11y.matrix("Output", self.out_src, row="i", col="c", value="value", digits=3, row_prefix="t",
+                        col_prefix="", offset=1),
+            a11y.columns("Parameters", self.params_src, [("row", "matrix", None), ("shape", "shape", None),
+                                                         ("per_head_text", "per head", None),
+                                                         ("total_text", "total", None)]),
+        ], width=1200)
         live = CustomJS(args=models, code=custom_js_code("multi_head.js", "MultiHeadLive.on_change(a);", list(models)))
+        self.a11y_toggle.js_on_change("active", CustomJS(
+            args=models, code=custom_js_code("multi_head.js", "AEA11y.on_table_toggle(a);", list(models))))
         self.d_w.js_on_change("value", live)
         self.h_w.js_on_change("active", live)
         self.n_w.js_on_change("value", live)
@@ -638,6 +663,7 @@ class MultiHeadPlate(PlateViewer):
             pn.pane.Bokeh(heads_head),
             pn.Row(pn.pane.Bokeh(self.div_table), pn.pane.Bokeh(hf)),
             pn.pane.Bokeh(grid),
+            pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)),
         )
 
     # --- browser -> state --------------------------------------------------------------------
@@ -651,7 +677,7 @@ class MultiHeadPlate(PlateViewer):
             n = int(round(float(self.n_w.value)))  # synced at every move; Python acts on value_throttled
             if d_model not in D_CHOICES or not N_MIN <= n <= N_MAX:
                 raise ValueError("out of range")
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, OverflowError):  # OverflowError: n = ±Infinity
             self._render(force=True)
             return
         problem = split_problem(d_model, h)
@@ -660,8 +686,10 @@ class MultiHeadPlate(PlateViewer):
             self._render(force=True)
             return
         self.state.message = ""
-        self.state.param.update(d_model=d_model, h=h, n=n)
-        self._render()
+        before = (self.state.d_model, self.state.h, self.state.n)
+        self.state.param.update(d_model=d_model, h=h, n=n)  # a change renders through the state's watcher
+        if (d_model, h, n) == before:
+            self._render()  # unchanged: still answer, putting the widgets back
 
     # --- state -> view -----------------------------------------------------------------------
     def _render(self, force: bool = False) -> None:

@@ -72,11 +72,13 @@ from bokeh.models import (
     Slider,
     Span,
 )
+from bokeh.layouts import column as bk_column
 from bokeh.plotting import figure
 
 import attention_core as ac
 
 from ..formatting import fix as _fix
+from .. import a11y
 from ..jsassets import custom_js_code
 from ..mathml import formula_html
 from ..state import NUMBER, PlateState
@@ -341,7 +343,7 @@ def readout_html(d_k: int, scaled: bool, std_raw: float, std_scaled: float, scor
     else:
         raw_part = f"<b>{raw_part}</b>"
     return (
-        "<div class='ae-readout' role='status'>"
+        "<div class='ae-readout'>"
         f"<span class='ae-big'>d_k = {d_k} · std of 10,000 scores: {raw_part} · {scaled_part}</span>"
         "<span class='ae-sub'>three items, scores [" + ", ".join(trim(s) for s in scores) + "] → weights "
         + ", ".join(weight_text(x) for x in w)
@@ -563,6 +565,31 @@ class ScalingPlate(PlateViewer):
             "readout": self.readout, "rendered": self.rendered_src,
         }
 
+        self.a11y_toggle, self.a11y_view = a11y.add_to(models, [
+            (h, "Histogram of 10,000 dot products of random query and key vectors at the chosen width d_k, with "
+                "the normal curve and the band ±3; wider vectors spread the scores unless they are divided by √d_k.",
+             True),
+            (f, "Line chart, width d_k on a log axis from 1 to 1024: the three softmax weights of the scores 2, 1, 0 "
+                "as each grows like √d_k, raw (one weight climbs to 1) and divided by √d_k (flat). A vertical line "
+                "marks the chosen width; drag or tap the chart to set it."),
+            (jp, "Heatmap of the 3 × 3 Jacobian of the softmax at the chosen width: near zero when one weight "
+                 "takes everything."),
+            (e, "Line chart: the entropy of the three weights against the width d_k, raw and divided by √d_k, "
+                "with log 3 (uniform) marked; drag or tap to set the width."),
+            (c, "Bar chart of two softmaxes: the saturated [8, 0, −8] and a responsive one, with their largest "
+                "Jacobian entry."),
+        ], [
+            a11y.columns("Standard deviation of the scores by width", self.std_src,
+                         [("d", "d_k", None), ("unscaled", "raw", 3), ("scaled", "÷√d_k", 3)]),
+            a11y.columns("Histogram bins at the chosen width", self.hist_src,
+                         [("left", "from", 3), ("right", "to", 3), ("count", "count", None)]),
+            a11y.columns("Weights at the chosen width", self.flat_cur_src,
+                         [("label", "weight", None), ("d", "d_k", None), ("w", "value", 6)]),
+            a11y.matrix("Jacobian ∂α_i / ∂s_j", self.jac_src, row="i", col="j", value="value", digits=6),
+            a11y.columns("Entropy at the chosen width", self.ent_cur_src, [("d", "d_k", None), ("h", "entropy (nats)", 4)]),
+            a11y.columns("Saturated vs responsive softmax", self.contrast_src,
+                         [("case", "case", None), ("item", "item", None), ("score", "score", 3), ("weight", "weight", 5)]),
+        ], width=1220)
         self.js_models = models  # page.js reads a link with ScalingLive.apply_url in an exported page
 
         def js(call: str, **extra) -> CustomJS:
@@ -572,6 +599,7 @@ class ScalingPlate(PlateViewer):
         self.dk_w.js_on_change("value", on_widget)
         self.scaled_w.js_on_change("active", on_widget)
         self.reset_w.js_on_event(ButtonClick, js("ScalingLive.on_reset(a);"))
+        self.a11y_toggle.js_on_change("active", js("AEA11y.on_table_toggle(a);"))
         for plot in (f, e):
             plot.js_on_event(PanStart, js("ScalingLive.on_pan_start(a, cb_obj, target);", target=plot))
             plot.js_on_event(Pan, js("ScalingLive.on_pan(a, cb_obj, target);", target=plot))
@@ -591,6 +619,7 @@ class ScalingPlate(PlateViewer):
             bk(self.readout),
             pn.Row(bk(h), bk(f), bk(jp)),
             pn.Row(bk(e), bk(c), bk(self.formulas)),
+            bk(bk_column(self.a11y_toggle, self.a11y_view)),
         )
 
     # --- browser -> state ----------------------------------------------------------------

@@ -62,11 +62,13 @@ from bokeh.models import (
     Slider,
     Spinner,
 )
+from bokeh.layouts import column as bk_column
 from bokeh.plotting import figure
 
 import attention_core as ac
 
 from ..formatting import fix
+from .. import a11y
 from ..jsassets import custom_js_code
 from ..mathml import ATTENTION, formula_html
 from ..state import PlateState
@@ -248,7 +250,7 @@ def check_html(equal: bool, max_diff: float, positions: bool, cross: bool) -> st
     note = ("reordering the tokens only reorders the outputs" if equal else
             "the positions make the outputs depend on where each token sits")
     return (
-        "<div class='ae-readout' role='status'><span class='ae-big'>np.allclose → " + verdict + "</span>"
+        "<div class='ae-readout'><span class='ae-big'>np.allclose → " + verdict + "</span>"
         "<span class='ae-sub'>max |" + left + " − " + right + "| " + diff_clause(max_diff) + "</span>"
         "<span class='ae-sub'>" + note + "</span></div>"
     )
@@ -384,6 +386,7 @@ class SelfAttentionPlate(PlateViewer):
 
     state_class = SelfAttentionState
     slug = "self-attention"
+    glue, live = "self_attention.js", "SelfAttentionLive"  # the browser half (app/static/self_attention.js)
     title = "All tokens at once"
     summary = ("Self-attention as one matrix formula: every token's scores, weights and output, "
                "permutation equivariance, positions and cross-attention.")
@@ -454,6 +457,7 @@ class SelfAttentionPlate(PlateViewer):
         self.n_w = Slider(name="n", title="Tokens n", start=N_MIN, end=N_MAX, step=1, value=s.n, width=170,
                           margin=(5, 15, 5, 5))
         self.shuffle_btn = Button(name="shuffle_button", label="Shuffle the tokens", button_type="primary", width=150,
+                                  stylesheets=[a11y.primary_button_style()],
                                   margin=(24, 5, 5, 5))
         self.shuffle_w = Spinner(name="shuffle", title="Shuffle #", low=0, high=MAX_SHUFFLE, step=1, value=s.shuffle,
                                  mode="int", width=80)
@@ -482,8 +486,33 @@ class SelfAttentionPlate(PlateViewer):
                   "n": self.n_w, "shuffle": self.shuffle_w, "positions": self.positions_w, "cross": self.cross_w,
                   "order": self.order_div, "check": self.check_div, "message": self.message_div}
 
+        f, src = self.figs, self.sources
+        self.a11y_toggle, self.a11y_view = a11y.add_to(models, [
+            (f["tokens"], "Heatmap of the tokens fed in: one row per token (its position and letter), one column per "
+                          "entry of its vector.", True),
+            (f["scores"], "Heatmap of the scores Q Kᵀ/√d_k: one row per query token, one column per key token."),
+            (f["weights"], "Heatmap of the weights, the softmax of each row of scores, with each row's sum (1)."),
+            (f["output"], "Heatmap of the output rows, each a weighted average of the value rows."),
+            (f["original"], "Heatmap of the output for the tokens in their original order."),
+            (f["diff"], "Heatmap of the absolute difference between the shuffled output, put back in order, and "
+                        "the original output: zero without positions."),
+            (f["worked"], "The weights of one row and the output they give, worked out."),
+        ], [
+            a11y.matrix("Tokens fed in", src["tokens"], row="y", col="c", value="value", digits=3),
+            a11y.matrix("Scores QKᵀ/√d_k", src["scores"], row="y", col="x", value="value", digits=3),
+            a11y.matrix("Weights", src["weights"], row="y", col="x", value="value", digits=4),
+            a11y.columns("Row sums of the weights", src["row_sums"], [("y", "row", None), ("sum", "sum", 6)]),
+            a11y.matrix("Output rows", src["output"], row="y", col="c", value="value", digits=4),
+            a11y.matrix("Output in the original order", src["original_output"], row="y", col="c", value="value",
+                        digits=4),
+            a11y.matrix("|Difference|", src["output_diff"], row="y", col="c", value="value", digits=6),
+        ], width=1200)
+        self.js_models = models  # page.js reads a link with SelfAttentionLive.apply_url in an exported page
+
         def js(call: str) -> CustomJS:
             return CustomJS(args=models, code=custom_js_code("self_attention.js", call, list(models)))
+
+        self.a11y_toggle.js_on_change("active", js("AEA11y.on_table_toggle(a);"))
 
         recompute = js("SelfAttentionLive.recompute(a);")
         self.n_w.js_on_change("value", recompute)
@@ -506,6 +535,7 @@ class SelfAttentionPlate(PlateViewer):
             pn.Row(pn.pane.Bokeh(f["original"]), pn.pane.Bokeh(f["diff"]),
                    pn.Column(pn.pane.Bokeh(self.check_div), pn.pane.Bokeh(self.formula_div),
                              pn.pane.Bokeh(self.worked_div), pn.pane.Bokeh(wk))),
+            pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)),
         )
 
     @staticmethod

@@ -64,6 +64,7 @@ from bokeh.plotting import figure
 
 import attention_core as ac
 
+from .. import a11y
 from ..jsassets import custom_js_code
 from ..state import MAX_URL_VALUE, PlateState, _short
 from ..theme import PALETTE, style_figure
@@ -519,7 +520,7 @@ def table_html(st, names, K, V, step: int, scaled: bool, d_k: int) -> str:
 def output_html(st, step: int) -> str:
     shown = step >= 5
     text = vec_text(st.output) if shown else "<span class='wk-hidden'>?</span>"
-    return f"<div class='wk-out' role='status'>output = {text}</div>"
+    return f"<div class='wk-out'>output = {text}</div>"
 
 
 def score_sum(q, k) -> str:
@@ -692,7 +693,8 @@ class WorkedPlate(PlateViewer):
         self.back_w = Button(name="step_back", label="◀ Back", width=80)
         self.stage_w = RadioButtonGroup(name="stage", labels=[f"{i + 1} {n}" for i, n in enumerate(STAGES)],
                                         active=None, width=560)
-        self.next_w = Button(name="step_next", label="Step ▶", width=80, button_type="primary")
+        self.next_w = Button(name="step_next", label="Step ▶", width=80, button_type="primary",
+                             stylesheets=[a11y.primary_button_style()])
         # Fixed heights: nothing above the pictures may change height while a drag is under way.
         self.note_div = div(name="stage_note", text="", width=880, height=46)
         self.table_div = Div(name="worked_table_view", text="", width=620, height=262, disable_math=True,
@@ -767,10 +769,29 @@ class WorkedPlate(PlateViewer):
             "panel_note": self.panel_note, "sweep_note": self.sweep_note,
         }
 
+        self.a11y_toggle, self.a11y_view = a11y.add_to(models, [
+            (kp, "The keys (blue circles) and the query q (vermillion diamond) as points in the plane, shown when "
+                 "they have two entries.", True),
+            (vp, "The values (green circles) in the plane with their convex hull; at the last step the output "
+                 "(purple diamond) sits inside it, pulled toward each value by its weight."),
+            (sp, "Line chart: the largest weight against the query's length, rising from an even split 1/M toward "
+                 "1; a diamond marks this query."),
+        ], [
+            a11y.columns("Scores and weights", self.table_src, [
+                ("key", "key", None), ("k", "key vector", 3), ("score", "q·k", 3), ("scaled", "into softmax", 3),
+                ("exp", "exp", 3), ("weight", "weight", 4), ("value", "value", 3), ("weighted", "weight × value", 3)]),
+            a11y.columns("Output", self.output_src, [("value", "output", 4), ("exp_total", "sum of exp", 3),
+                                                     ("weight_total", "sum of weights", 4)]),
+            a11y.columns("Query", self.query_src, [("vec", "q", 3)]),
+            a11y.columns("Largest weight against the query's length", self.now_src,
+                         [("length", "this query's length", 3), ("top", "its largest weight", 4)]),
+        ], width=880)
         self.js_models = models
 
         def js(call: str, **extra) -> CustomJS:
             return CustomJS(args={**models, **extra}, code=custom_js_code("worked.js", call, [*models, *extra]))
+
+        self.a11y_toggle.js_on_change("active", js("AEA11y.on_table_toggle(a);"))
 
         self.preset_w.js_on_change("value", js("WorkedLive.on_preset(a);"))
         self.restore_w.js_on_event(ButtonClick, js("WorkedLive.on_preset(a, true);"))
@@ -814,7 +835,8 @@ class WorkedPlate(PlateViewer):
             bk_row(bk_column(self.output_div, self.table_div), guesses),
             bk_row(bk_column(kp, self.panel_note), vp, bk_column(sp, self.sweep_note)),
         )
-        self._layout = pn.Row(pn.pane.Bokeh(controls), pn.pane.Bokeh(main))
+        self._layout = pn.Column(pn.Row(pn.pane.Bokeh(controls), pn.pane.Bokeh(main)),
+                                 pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)))
 
     # --- browser -> state ----------------------------------------------------------------
     def _busy(self) -> bool:

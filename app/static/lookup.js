@@ -259,16 +259,9 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     return notices;
   }
 
-  // Keyboard: each point gets a focusable handle over the plot (Tab reaches it); the arrow
-  // keys move it by 0.1 (Shift: 0.5), through the same path as a drag. A polite live region
-  // announces the weights and output, at most about once a second.
-  var KB_CSS = ".ae-kb{position:absolute;left:0;top:0;width:0;height:0;pointer-events:none}" +
-    ".ae-kb button{position:absolute;width:30px;height:30px;margin:-15px 0 0 -15px;border-radius:50%;" +
-    "border:0;padding:0;background:transparent;pointer-events:none;cursor:default}" +
-    ".ae-kb button:focus-visible{outline:3px solid #1f2328;outline-offset:2px;box-shadow:0 0 0 6px #fff}" +
-    ".ae-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}";
-  var kb = {};  // plot id -> {layer, handles, live, timer, last}
-
+  // Keyboard: each point gets a focusable handle over the plot (AEA11y.handles; Tab reaches
+  // it); the arrow keys move it by 0.1 (Shift: 0.5), through the same path as a drag, and key
+  // presses in a row end in one commit. The live region (AEA11y.speak) says the new weights.
   function describe(a, target) {
     var kd = a.keys.data;
     if (target === "query") {
@@ -278,81 +271,45 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     return "key k" + (target + 1) + " (value " + kd.value[target] + ") at " + fix(kd.x[target], 1) + ", " + fix(kd.y[target], 1);
   }
 
-  function place_handles(a) {
-    var k = kb[a.plot.id];
-    if (!k) return;
-    var view = Bokeh.index.find_one(a.plot);
-    if (!view) return;
-    if (!k.layer.isConnected) view.shadow_el.append(k.style, k.layer);
-    var fx = view.frame.x_scale, fy = view.frame.y_scale, kd = a.keys.data;
-    k.handles.forEach(function (h) {
-      var t = h.target, x = t === "query" ? a.query.data.x[0] : kd.x[t], y = t === "query" ? a.query.data.y[0] : kd.y[t];
-      h.el.style.left = fx.compute(x) + "px";
-      h.el.style.top = fy.compute(y) + "px";
-      h.el.setAttribute("aria-label", describe(a, t) + ". Arrow keys move it; Shift moves it further.");
-    });
-  }
-
-  function announce(a, s) {
-    var k = kb[a.plot.id];
-    if (!k) return;
-    clearTimeout(k.timer);
-    k.timer = setTimeout(function () {
-      var parts = s.weight.map(function (w, j) { return "k" + (j + 1) + " " + pct(w); });
-      k.live.textContent = "Weights " + parts.join(", ") + ". Output " + fix(s.output, 2) + ".";
-    }, 800);
+  function kb_targets(a) {
+    var kd = a.keys.data, out = [{ id: "query", x: a.query.data.x[0], y: a.query.data.y[0] }];
+    for (var j = 0; j < kd.x.length; j++) out.push({ id: j, x: kd.x[j], y: kd.y[j] });
+    out.forEach(function (t) { t.label = describe(a, t.id) + ". Arrow keys move it; Shift moves it further."; });
+    return out;
   }
 
   function on_key(a, target, ev) {
-    var step = ev.shiftKey ? 0.5 : 0.1, dx = 0, dy = 0;
-    if (ev.key === "ArrowLeft") dx = -step; else if (ev.key === "ArrowRight") dx = step;
-    else if (ev.key === "ArrowUp") dy = step; else if (ev.key === "ArrowDown") dy = -step;
-    else return;
-    ev.preventDefault();
-    var k = kb[a.plot.id], d = drags[a.plot.id];
-    if (d && d.target !== target) { clearTimeout(k.commit); on_pan_end(a, {}); d = null; }
-    if (!d) { drags[a.plot.id] = { target: target }; a.plot.tags = ["busy"]; }
+    var st = AEA11y.arrow(ev, 0.1, 0.5);
+    if (!st) return false;
+    target = target === "query" ? "query" : Number(target);
+    var d = drags[a.plot.id];
+    if (d && d.target !== target) AEA11y.finish(a.plot.id);  // another point's keys: commit them first
+    d = drags[a.plot.id];
+    if (d && d.target !== target) { on_pan_end(a, {}); }  // a pointer drag was in progress
+    AEA11y.key_gesture(a.plot.id, function () {}, function () { on_pan_end(a, {}); });
+    if (!drags[a.plot.id]) { drags[a.plot.id] = { target: target }; a.plot.tags = ["busy"]; }
     var x, y;
-    if (target === "query") { x = a.query.data.x[0] + dx; y = a.query.data.y[0] + dy; }
-    else { x = a.keys.data.x[target] + dx; y = a.keys.data.y[target] + dy; }
+    if (target === "query") { x = a.query.data.x[0] + st.dx; y = a.query.data.y[0] + st.dy; }
+    else { x = a.keys.data.x[target] + st.dx; y = a.keys.data.y[target] + st.dy; }
     on_pan(a, { x: x, y: y });
-    clearTimeout(k.commit);
-    k.commit = setTimeout(function () { on_pan_end(a, {}); }, 400);
+    return true;
+  }
+
+  function speak_text(a) {
+    var w = a.weights.data.weight;
+    var parts = Array.from(w).map(function (x, j) { return "k" + (j + 1) + " " + pct(x); });
+    return "Weights " + parts.join(", ") + ". Output " + fix(a.output.data.value[0], 2) + ".";
   }
 
   function on_ready(a) {
-    if (typeof document === "undefined" || kb[a.plot.id]) return;
-    var style = document.createElement("style");
-    style.textContent = KB_CSS;
-    var layer = document.createElement("div");
-    layer.className = "ae-kb";
-    var live = document.createElement("div");
-    live.className = "ae-sr";
-    live.setAttribute("role", "status");
-    live.setAttribute("aria-live", "polite");
-    var targets = ["query"].concat(a.keys.data.x.map(function (_, j) { return j; }));
-    var handles = targets.map(function (t) {
-      var el = document.createElement("button");
-      el.type = "button";
-      el.className = "ae-handle";
-      el.dataset.target = String(t);
-      el.addEventListener("keydown", function (ev) { on_key(a, t, ev); });
-      layer.append(el);
-      return { target: t, el: el };
-    });
-    layer.append(live);
-    kb[a.plot.id] = { layer: layer, style: style, handles: handles, live: live, timer: null, commit: null };
-    place_handles(a);
-    a.query.change.connect(function () { place_handles(a); });
-    a.keys.change.connect(function () { place_handles(a); });
-    a.weights.change.connect(function () {
-      var w = a.weights.data.weight, o = a.output.data.value[0];
-      announce(a, { weight: Array.from(w), output: o });
-    });
+    if (typeof document === "undefined") return;
+    AEA11y.handles(a.plot, { targets: function () { return kb_targets(a); },
+                             on_key: function (t, ev) { return on_key(a, t, ev); } });
+    AEA11y.init(a, function () { return speak_text(a); });
   }
 
   var api = {
-    on_ready: on_ready,
+    on_ready: on_ready, speak_text: speak_text,
     apply_url: apply_url,
     LIMITS: LIMITS, width_factor: width_factor, pct: pct, fix: fix, steps: steps, recompute: recompute,
     readout_html: readout_html, on_pan_start: on_pan_start, on_pan: on_pan, on_pan_end: on_pan_end,

@@ -366,11 +366,104 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     AEPage.write_url(URL_NAMES, function () { return url_fields(a); });
   }
 
+  // A link's settings in an exported page (no Python): MaskingState.apply_url's rules, read by
+  // AEPage.read_link with the state's url_spec, then its own wording when p or w had to come
+  // down to n. read_link is pure (node tests hold it to MaskingState.apply_url).
+  function parse_cells(text) {  // masking.py parse_cells
+    var rows = text.trim().split("."), n_max = 8;
+    var bad = !(rows.length >= 1 && rows.length <= n_max) ||
+      rows.some(function (r) { return r.length !== rows.length || /[^01]/.test(r); });
+    if (bad) throw new Error("expected up to " + n_max + " rows of as many 0/1 digits, separated by '.'");
+    return rows.map(function (r) { return r.split("").map(function (ch) { return ch === "1"; }); });
+  }
+  function read_link(params, spec, current) {
+    var r = AEPage.read_link(params, spec, { cells: parse_cells }), v = r.values;
+    var st = Object.assign({}, current, v);
+    var notices = r.notices;
+    ["p", "w"].forEach(function (name) {
+      st[name] = Math.min(st[name], st.n);
+      var text = params.get(name);
+      if (text === null || notices.some(function (t) { return t.indexOf("ignored '" + name) === 0; })) return;
+      if (Number(text) !== st[name]) {
+        notices = notices.filter(function (t) { return t.indexOf("'" + name + "' set to") !== 0; });
+        notices.push("'" + name + "' set to " + st[name] + ", the nearest allowed value (" + (name === "p" ? 0 : 1) +
+                     "..n, n = " + st.n + ")");
+      }
+    });
+    if (st.cells) st.cells = fit_cells(st.cells, st.n);
+    return { values: st, notices: notices };
+  }
+  function apply_url(a, params, spec) {
+    var now = settings(a);
+    var r = read_link(params, spec, { n: now.n, kind: now.kind, p: now.p, w: now.w, causal_window: now.causal,
+                                      contrast: now.contrast, cells: null });
+    var st = r.values;
+    if (!Object.keys(spec.fields).some(function (k) { return params.has(k); })) return r.notices;  // keep Python's numbers
+    updating = true;
+    try {
+      a.n.value = st.n;
+      a.p.end = st.n; a.w.end = st.n;
+      a.p.value = st.p;
+      a.w.value = st.w;
+      a.kind.active = a.kinds.indexOf(st.kind);
+      a.causal_window.active = st.causal_window ? [0] : [];
+      a.contrast.active = st.contrast ? 1 : 0;
+      if (st.cells) a.mask.data.allowed = [].concat.apply([], st.cells);  // read by current_mask when custom
+    } finally { updating = false; }
+    recompute(a);
+    return r.notices;
+  }
+
+  // --- keyboard and screen readers (the shared parts are in a11y.js) -----------------------
+  // The mask is one tab stop: a focusable cursor that the arrow keys move from cell to cell,
+  // and Space or Enter flips the cell under it (the same path as a tap).
+  var cursor = {};  // mask plot id -> {i, j}
+  function cur(a) {
+    var n = a.y_range.factors.length, c = cursor[a.plot.id] || (cursor[a.plot.id] = { i: 0, j: 0 });
+    c.i = Math.min(c.i, n - 1); c.j = Math.min(c.j, n - 1);
+    return c;
+  }
+  function kb_targets(a) {
+    var n = a.y_range.factors.length, c = cur(a), al = a.mask.data.allowed;
+    var ok = al.length === n * n ? al[c.i * n + c.j] : true;
+    return [{ id: "cell", x: c.j + 0.5, y: n - 1 - c.i + 0.5, cell: true, size: 34,
+              label: "mask cell q" + (c.i + 1) + " → k" + (c.j + 1) + ": " + (ok ? "allowed" : "blocked") +
+                     ". Arrow keys move between cells; Space flips it." }];
+  }
+  function on_key(a, ev) {
+    var n = a.y_range.factors.length, c = cur(a);
+    if (ev.key === " " || ev.key === "Enter") {
+      on_tap(a, { x: c.j + 0.5, y: n - 1 - c.i + 0.5 });
+      return true;
+    }
+    var st = AEA11y.arrow(ev, 1, n);
+    if (!st) return false;
+    c.j = clamp_int(c.j + st.dx, 0, n - 1);
+    c.i = clamp_int(c.i - st.dy, 0, n - 1);
+    return true;
+  }
+  function clamp_int(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
+  function speak_text(a) {
+    var n = a.y_range.factors.length, c = cur(a), w = a.weights.data, al = a.mask.data.allowed, parts = [];
+    for (var r = 0; r < w.i.length; r++) {
+      if (Number(w.i[r]) === c.i) parts.push("k" + (Number(w.j[r]) + 1) + " " + fix(Number(w.value[r]), 2));
+    }
+    var allowed = Array.from(al).filter(Boolean).length;
+    return "Mask allows " + allowed + " of " + n * n + " cells. Weights of row q" + (c.i + 1) + ": " + parts.join(", ") + ".";
+  }
+  function on_ready(a) {
+    if (typeof document === "undefined") return;
+    AEA11y.handles(a.plot, { targets: function () { return kb_targets(a); },
+                             on_key: function (id, ev) { return on_key(a, ev); } });
+    AEA11y.init(a, function () { return speak_text(a); });
+  }
+
   var api = {
+    read_link: read_link, apply_url: apply_url,
     fix: fix, signed: signed, mix: mix, ink_for: ink_for, fit_cells: fit_cells, settings: settings,
     current_mask: current_mask, view_data: view_data, checks_data: checks_data, notes_html: notes_html,
     recompute: recompute, on_widget: on_widget, on_tap: on_tap, on_reset: on_reset, url_fields: url_fields,
-    write_url: write_url,
+    write_url: write_url, on_ready: on_ready, speak_text: speak_text,
   };
   if (typeof globalThis !== "undefined") globalThis.MaskingLive = api;
   return api;

@@ -43,7 +43,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     } else {
       text += " The heat maps below use " + n + " tokens at this width.";
     }
-    return "<div class='ae-mh-summary' role='status'>" + text + "</div>";
+    return "<div class='ae-mh-summary'>" + text + "</div>";
   }
 
   // --- layout -------------------------------------------------------------------------------------
@@ -323,7 +323,15 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     return notices;
   }
 
+  // Screen readers: text alternatives, the table view and a polite, throttled summary (a11y.js).
+  function speak_text(a) { return AEA11y.text_of(a.summary.text); }
+  function on_ready(a) {
+    if (typeof document === "undefined") return;
+    AEA11y.init(a, function () { return speak_text(a); });
+  }
+
   var api = {
+    on_ready: on_ready, speak_text: speak_text,
     apply_url: apply_url, round_half_even: round_half_even,
     fix: fix, thousands: thousands, num: num, root_text: root_text, sum_text: sum_text, map_width: map_width,
     split_problem: split_problem, message_html: message_html, summary_html: summary_html, heads_per_row: heads_per_row, head_origin: head_origin,

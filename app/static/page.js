@@ -2,6 +2,8 @@
 // - ?embed=1 hides the page chrome, so the plate alone fills its frame (it scrolls in a smaller
 //   one: scaling it with CSS would put Bokeh's pointer coordinates off by the scale);
 // - ?hide=a,b hides the named controls (a lesson can fix some settings);
+// - ?theme=dark and ?present=1 (large type for a projector) restyle the page and its Bokeh models
+//   in the browser, from the values app/theme.py passes in `opts.theme`;
 // - in an exported page (no Python), the plate's own glue applies its URL fields
 //   (the served page already did that in Python) and its notices are shown.
 var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (function () {
@@ -60,10 +62,368 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     }, 250);
   }
 
+  // --- modes: ?theme=dark, ?present=1 --------------------------------------------------------
+  var HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+  function hex6(c) {
+    c = String(c).trim().toLowerCase();
+    if (!HEX.test(c)) return c;
+    return c.length === 4 ? "#" + c[1] + c[1] + c[2] + c[2] + c[3] + c[3] : c;
+  }
+
+  function hls(hex) {
+    var r = parseInt(hex.slice(1, 3), 16) / 255, g = parseInt(hex.slice(3, 5), 16) / 255, b = parseInt(hex.slice(5, 7), 16) / 255;
+    var mx = Math.max(r, g, b), mn = Math.min(r, g, b), l = (mx + mn) / 2, h = 0, s = 0, d = mx - mn;
+    if (d > 0) {
+      s = l > 0.5 ? d / (2 - mx - mn) : d / (mx + mn);
+      h = mx === r ? (g - b) / d + (g < b ? 6 : 0) : mx === g ? (b - r) / d + 2 : (r - g) / d + 4;
+      h /= 6;
+    }
+    return [h, l, s];
+  }
+
+  function from_hls(h, l, s) {
+    function f(p, q, t) {
+      if (t < 0) t += 1; if (t > 1) t -= 1;
+      if (t < 1 / 6) return p + (q - p) * 6 * t;
+      if (t < 1 / 2) return q;
+      if (t < 2 / 3) return p + (q - p) * (2 / 3 - t) * 6;
+      return p;
+    }
+    var r, g, b;
+    if (s === 0) { r = g = b = l; } else {
+      var q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q;
+      r = f(p, q, h + 1 / 3); g = f(p, q, h); b = f(p, q, h - 1 / 3);
+    }
+    return "#" + [r, g, b].map(function (x) { return ("0" + Math.round(x * 255).toString(16)).slice(-2); }).join("");
+  }
+
+  // A light page's colour in dark mode: the theme's partner if it names one (page colours and
+  // the Okabe-Ito roles), else papers and inks swap lightness and mid tones (data) stay.
+  // app/theme.py's dark_partner is the same rule (tests check the pairs it gives).
+  function to_dark(colour, map) {
+    var c = hex6(colour);
+    if (Object.prototype.hasOwnProperty.call(map, c)) return map[c];
+    if (!HEX.test(c)) return colour;
+    var t = hls(c), l = t[1];
+    if (l > 0.85 || l < 0.45) return from_hls(t[0], (1 - l) * 0.9 + 0.05, t[2]);
+    return colour;
+  }
+
+  function css_to_dark(css, map) {
+    return css.replace(/#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b|\b(white|black)\b(?=\s*[;}!])/g, function (m) { return to_dark(m, map); });
+  }
+
+  function bigger_px(px, T) { return Math.round(Math.max(px * T.present_scale, T.present_min_px)); }
+
+  function css_to_present(css, T) {
+    return css.replace(/font-size\s*:\s*([\d.]+)(px|pt)/g, function (m, v, unit) {
+      var px = parseFloat(v) * (unit === "pt" ? 4 / 3 : 1);
+      return "font-size: " + bigger_px(px, T) + "px";
+    });
+  }
+
+  // Axis numbers and names take the full growth; titles, legends and labels drawn in the plot
+  // grow less, because a figure keeps its size and they must still fit in it.
+  function font_to_present(size, T, full) {
+    var m = /^([\d.]+)(px|pt)$/.exec(String(size).trim());
+    if (!m) return null;
+    var px = parseFloat(m[1]) * (m[2] === "pt" ? 4 / 3 : 1);
+    if (full) return bigger_px(px, T) + "px";
+    return Math.round(Math.max(px * T.present_soft_scale, T.present_soft_min_px)) + "px";
+  }
+
+  // A property's value, whether a plain value or a {value: ...} spec; null for a field/expr.
+  function plain(v) {
+    if (v == null) return null;
+    if (typeof v === "string") return v;
+    if (typeof v === "object" && typeof v.value === "string" && v.field == null && v.expr == null) return v.value;
+    return null;
+  }
+
+  function rewrap(old, value) {
+    return (old != null && typeof old === "object") ? Object.assign({}, old, { value: value }) : value;
+  }
+
+  // Plots whose colours come from data (heat maps: a glyph filled from a column or a colour
+  // mapper) keep their frame as it is, a light card: the numbers written on the cells were
+  // chosen to read against those cells. Their axes, titles and borders follow the theme.
+  function data_coloured_parts(doc) {
+    var keep = new Set();
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (!m.renderers || !("background_fill_color" in m)) return;  // a plot
+      var heat = m.renderers.some(function (r) {
+        var fc = r.glyph && r.glyph.fill_color;
+        return fc != null && typeof fc === "object" && (fc.field != null || fc.transform != null);
+      });
+      if (!heat) return;
+      keep.add(m.id + ":background_fill_color");
+      m.renderers.forEach(function (r) {
+        [r, r.glyph, r.selection_glyph, r.nonselection_glyph, r.hover_glyph, r.muted_glyph].forEach(function (g) {
+          if (g) keep.add(g.id);
+        });
+      });
+      (m.center || []).forEach(function (a) { keep.add(a.id); });
+    });
+    return keep;
+  }
+
+  function restyle_model(m, dark, present, T, keep) {
+    var props = m.properties || {};
+    var changes = {};
+    Object.keys(props).forEach(function (name) {
+      var v;
+      try { v = m[name]; } catch (e) { return; }
+      if (dark && /(^|_)color$/.test(name) && !keep.has(m.id) && !keep.has(m.id + ":" + name)) {
+        var c = plain(v);
+        if (c != null) {
+          var d = to_dark(c, T.dark_map);
+          if (d !== c) changes[name] = rewrap(v, d);
+        }
+      }
+      if (present && /font_size$/.test(name) && !keep.has(m.id)) {
+        var s = plain(v);
+        var b = s != null ? font_to_present(s, T, /^(major_label|axis_label)_/.test(name)) : null;
+        if (b != null && b !== s) changes[name] = rewrap(v, b);
+      }
+    });
+    if (present && /(^|\.)(Slider|RangeSlider|RadioButtonGroup|CheckboxGroup|RadioGroup|CheckboxButtonGroup|Button|Toggle|Select|TextInput|TextAreaInput|Spinner|NumericInput|DataTable)$/.test(m.type || "")) {
+      // Widgets and tables have fixed widths made for 12-13 px type: they grow with it.
+      var k = T.present_min_px / 12;
+      if (typeof m.width === "number") changes.width = Math.round(m.width * k);
+      if (m.type === "DataTable" || /TextAreaInput$/.test(m.type)) {
+        if (typeof m.height === "number") changes.height = Math.round(m.height * k);
+        if (typeof m.row_height === "number") changes.row_height = Math.round(m.row_height * k);
+      }
+    }
+    // A Div of fixed height holds text that is now larger: it grows too (its width stays, the text wraps).
+    if (present && /(^|\.)Div$/.test(m.type || "") && typeof m.height === "number" && m.visible !== false)
+      changes.height = Math.round(m.height * T.present_scale);
+    if (Object.keys(changes).length) m.setv(changes, { sync: false });
+  }
+
+  function restyle_sheets(m, dark, present, T) {
+    if (!Array.isArray(m.stylesheets)) return false;
+    var sheets = m.stylesheets.map(function (ss) {
+      var css = typeof ss === "string" ? ss : (ss && typeof ss.css === "string" ? ss.css : null);
+      if (css == null) return ss;
+      if (dark) css = css_to_dark(css, T.dark_map);
+      if (present) css = css_to_present(css, T);
+      return css;
+    });
+    if (dark) sheets.push(T.dark_css);
+    if (present) sheets.push(T.present_css);
+    m.setv({ stylesheets: sheets }, { sync: false });
+    return true;
+  }
+
+  function apply_modes(doc, p, T) {
+    var dark = p.get("theme") === "dark", present = p.get("present") === "1";
+    var html = document.documentElement;
+    html.classList.toggle("ae-dark", dark);
+    html.classList.toggle("ae-present", present);
+    if ((!dark && !present) || !T) return;
+    var keep = data_coloured_parts(doc);
+    var restyled = [];
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (m.type === "InlineStyleSheet" || /^ae-lib-/.test(m.name || "")) return;
+      restyle_model(m, dark, present, T, keep);
+      if (restyle_sheets(m, dark, present, T)) restyled.push(m);
+    });
+    if (typeof Bokeh === "undefined" || !Bokeh.index) return;
+    restyled.forEach(function (m) {
+      var v = Bokeh.index.find_one(m);
+      if (v && typeof v._update_stylesheets === "function") v._update_stylesheets();
+    });
+  }
+
+  // --- ?embed=1: fit the plate to its frame ---------------------------------------------------
+  // A CSS transform or zoom would put Bokeh's pointer coordinates off (and Bokeh measures the
+  // zoomed boxes, shrinking its canvases), so the layout itself is resized: every fixed size
+  // (figures, widgets, tables, Divs, margins) and every type size is multiplied by one factor k,
+  // from the values the page had at load; Bokeh then lays out and maps the pointer as usual.
+  var SIZE_PROPS = ["width", "height", "frame_width", "frame_height", "row_height", "min_width", "min_height", "max_width",
+                    "max_height", "min_border", "min_border_left", "min_border_right", "min_border_top", "min_border_bottom"];
+
+  function scaled_font(v, k) {
+    var s = plain(v);
+    var m = s != null && /^([\d.]+)(px|pt)$/.exec(String(s).trim());
+    if (!m) return null;
+    var px = parseFloat(m[1]) * (m[2] === "pt" ? 4 / 3 : 1);
+    return rewrap(v, (Math.round(px * k * 10) / 10) + "px");
+  }
+
+  // A plain number, or a {value: number} spec; null otherwise (a field, an expression).
+  function num(v) {
+    if (typeof v === "number") return v;
+    if (v != null && typeof v === "object" && typeof v.value === "number" && v.field == null && v.expr == null) return v.value;
+    return null;
+  }
+
+  function fit_models(doc) {
+    var out = [];
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (m.type === "InlineStyleSheet" || /^ae-lib-/.test(m.name || "")) return;
+      var props = m.properties || {}, orig = {};
+      Object.keys(props).forEach(function (name) {
+        var v;
+        try { v = m[name]; } catch (e) { return; }
+        if (SIZE_PROPS.indexOf(name) >= 0 && typeof v === "number") orig[name] = v;
+        else if (name === "margin" && v != null && (typeof v === "number" || Array.isArray(v))) orig[name] = v;
+        else if (/font_size$/.test(name) && scaled_font(v, 1) != null) orig[name] = v;
+        else if (/^(size|line_width|x_offset|y_offset)$/.test(name) && num(v) != null) orig[name] = v;
+        else if (name === "stylesheets" && Array.isArray(v) && v.some(function (ss) { return typeof ss === "string" || (ss && typeof ss.css === "string"); })) orig[name] = v;
+      });
+      if (Object.keys(orig).length) out.push({ model: m, orig: orig });
+    });
+    return out;
+  }
+
+  function css_scaled(css, k) {
+    return css.replace(/font-size\s*:\s*([\d.]+)(px|pt)/g, function (m, v, unit) {
+      return "font-size: " + (Math.round(parseFloat(v) * (unit === "pt" ? 4 / 3 : 1) * k * 10) / 10) + "px";
+    });
+  }
+
+  function scale_layout(items, k, base_font_px) {
+    var restyled = [];
+    items.forEach(function (it) {
+      var ch = {};
+      Object.keys(it.orig).forEach(function (name) {
+        var v = it.orig[name];
+        if (name === "margin") ch[name] = typeof v === "number" ? Math.round(v * k) : v.map(function (x) { return Math.round(x * k); });
+        else if (name === "stylesheets") {
+          ch[name] = v.map(function (ss) {
+            var css = typeof ss === "string" ? ss : (ss && typeof ss.css === "string" ? ss.css : null);
+            return css == null ? ss : css_scaled(css, k);
+          });
+          restyled.push(it.model);
+        } else if (/font_size$/.test(name)) ch[name] = scaled_font(v, k);
+        else if (/^(size|line_width|x_offset|y_offset)$/.test(name)) ch[name] = rewrap(v, num(v) * k);
+        else ch[name] = Math.max(1, Math.round(v * k));
+      });
+      it.model.setv(ch, { sync: false });
+    });
+    document.documentElement.style.setProperty("--bokeh-font-size", (Math.round(base_font_px * k * 10) / 10) + "px");
+    if (typeof Bokeh !== "undefined" && Bokeh.index) restyled.forEach(function (m) {
+      var v = Bokeh.index.find_one(m);
+      if (v && typeof v._update_stylesheets === "function") v._update_stylesheets();
+    });
+  }
+
+  function frames(n, fn) { if (n <= 0) fn(); else requestAnimationFrame(function () { frames(n - 1, fn); }); }
+
+  // Measure the page at k, choose a new k, repeat until it fits (Bokeh lays out asynchronously,
+  // and type and boxes do not shrink in proportion, so a few rounds are needed).
+  function fit_to_frame(doc, opts) {
+    var html = document.documentElement;
+    var base_font = parseFloat(getComputedStyle(html).getPropertyValue("--bokeh-font-size")) || 12;
+    var items = fit_models(doc), k = 1, rounds = 0, timer = null;
+    var state = { k: 1, fitted: false };
+    api.fit_state = state;
+    // How far the plate reaches: the union of its fixed-size parts' boxes (the page's root is
+    // as wide as the frame, so the document's scroll size alone says nothing when it is smaller).
+    function extent() {
+      var r = 0, b = 0;
+      if (typeof Bokeh === "undefined" || !Bokeh.index) return [html.scrollWidth, html.scrollHeight];
+      items.forEach(function (it) {
+        if (!("width" in it.orig || "height" in it.orig || "frame_width" in it.orig)) return;  // stretches with the frame
+        var v = Bokeh.index.find_one(it.model);
+        if (!v || !v.el || !v.el.isConnected) return;
+        var box = v.el.getBoundingClientRect();
+        if (box.width <= 0 || box.height <= 0) return;
+        r = Math.max(r, box.right + window.scrollX);
+        b = Math.max(b, box.bottom + window.scrollY);
+      });
+      return [Math.max(r + 4, 1), Math.max(b + 4, 1)];
+    }
+    function measure() {
+      var cw = html.clientWidth, ch = html.clientHeight, e = extent();
+      var fits = html.scrollWidth <= cw && html.scrollHeight <= ch && e[0] <= cw && e[1] <= ch;
+      var w = Math.max(e[0], html.scrollWidth > cw ? html.scrollWidth : 0), h = Math.max(e[1], html.scrollHeight > ch ? html.scrollHeight : 0);
+      var next = k * Math.min(cw / w, ch / h) * 0.985;  // a little room for rounding
+      state.rounds = rounds;
+      state.size = [cw, ch];
+      if (fits && Math.abs(next - k) < 0.03 * k) { state.k = k; state.fitted = true; return; }
+      if (rounds >= 8) { state.k = k; state.fitted = fits; return; }
+      rounds += 1;
+      k = Math.max(0.2, Math.min(3, next));
+      scale_layout(items, k, base_font);
+      frames(3, function () { whenIdle(measure); });
+    }
+    function whenIdle(fn) { if (doc.is_idle === false) setTimeout(function () { whenIdle(fn); }, 30); else fn(); }
+    function start() { rounds = 0; state.fitted = false; frames(3, function () { whenIdle(measure); }); }
+    window.addEventListener("resize", function () { clearTimeout(timer); timer = setTimeout(start, 150); });
+    start();
+  }
+
+  // --- reading a link without Python -----------------------------------------------------
+  // PlateState.apply_url's rules (app/state.py), for exported pages: `spec` is the state's
+  // url_spec(); a field of type "custom" is parsed by custom[name](text), which returns the
+  // value or throws an Error whose message is the reason. The first of repeated settings
+  // counts, as on a served page. Returns {values, notices}; the glue applies the values.
+  var NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER
+  var NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
+  function short_text(text, n) {  // app.state._short
+    n = n || 24;
+    var chars = Array.from(String(text)).map(function (ch) { return ch !== " " && NOT_PRINTABLE.test(ch) ? "?" : ch; });
+    return chars.length <= n ? chars.join("") : chars.slice(0, n - 1).join("") + "\u2026";
+  }
+  function round_half_even(x) { return Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x); }
+  function g6(x) { return String(Number(Number(x).toPrecision(6))); }
+
+  function parse_field(f, text) {
+    if (f.type === "bool") {
+      var t = text.trim().toLowerCase();
+      if (["1", "true", "yes", "on"].indexOf(t) >= 0) return true;
+      if (["0", "false", "no", "off"].indexOf(t) >= 0) return false;
+      throw new Error("expected 0 or 1");
+    }
+    if (f.type === "select") {
+      for (var i = 0; i < f.objects.length; i++) if (String(f.objects[i]) === text.trim()) return f.objects[i];
+      throw new Error("expected one of " + f.objects.map(String).join(", "));
+    }
+    if (!NUMBER.test(text)) throw new Error("not a number");
+    var x = Number(text);
+    if (!Number.isFinite(x)) throw new Error("not a finite number");
+    var lo = f.bounds ? f.bounds[0] : null, hi = f.bounds ? f.bounds[1] : null;
+    if (lo !== null && x < lo) x = lo;
+    if (hi !== null && x > hi) x = hi;
+    return f.type === "integer" ? round_half_even(x) : x;
+  }
+
+  function read_link(params, spec, custom) {
+    var values = {}, notices = [], seen = {};
+    params.forEach(function (text, name) {
+      if (seen[name]) return;
+      seen[name] = true;
+      var f = spec.fields[name];
+      if (!f) {
+        if (spec.page_params.indexOf(name) < 0) notices.push("ignored unknown setting '" + short_text(name) + "'");
+        return;
+      }
+      if (Array.from(text).length > spec.max_value) { notices.push("ignored '" + name + "': value too long"); return; }
+      var value;
+      try {
+        value = f.type === "custom" ? custom[name](text) : parse_field(f, text);
+      } catch (err) {
+        notices.push("ignored '" + name + "=" + short_text(text) + "': " + err.message);
+        return;
+      }
+      if ((f.type === "integer" || f.type === "number") && Math.abs(Number(text) - value) > 1e-9) {
+        notices.push("'" + name + "' set to " + (f.type === "integer" ? String(value) : g6(value)) + ", the nearest allowed value");
+      }
+      values[name] = value;
+    });
+    return {values: values, notices: notices};
+  }
+
   function init(doc, opts, apply_url) {
     claim_touch(doc);
     var p = params();
     var html = document.documentElement;
+    apply_modes(doc, p, opts.theme);
     var hide = (p.get("hide") || "").split(",").map(function (s) { return s.trim(); }).filter(Boolean).slice(0, 50);
     if (p.get("embed") === "1") {
       html.classList.add("ae-embed");
@@ -75,9 +435,11 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       try { notices = apply_url(p) || []; } catch (err) { notices = ["could not read the link: " + err.message]; }
       if (p.get("embed") !== "1") show_notices(doc, notices);
     }
+    if (p.get("embed") === "1" && p.get("fit") !== "0" && typeof requestAnimationFrame === "function") fit_to_frame(doc, opts);
   }
 
-  var api = { init: init, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models };
+  var api = {};
+  Object.assign(api, { init: init, read_link: read_link, short_text: short_text, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models });
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;
   return api;
 })();

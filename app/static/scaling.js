@@ -54,7 +54,7 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
   function readout_html(d_k, scaled, std_raw, std_scaled, scores, w, largest, h) {
     var raw_part = "raw " + fix(std_raw, 2), scaled_part = "÷√" + d_k + ": " + fix(std_scaled, 2);
     if (scaled) scaled_part = "<b>" + scaled_part + "</b>"; else raw_part = "<b>" + raw_part + "</b>";
-    return "<div class='ae-readout' role='status'>" +
+    return "<div class='ae-readout'>" +
       "<span class='ae-big'>d_k = " + d_k + " · std of 10,000 scores: " + raw_part + " · " + scaled_part + "</span>" +
       "<span class='ae-sub'>three items, scores [" + scores.map(trim).join(", ") + "] → weights " +
       w.map(weight_text).join(", ") + " · largest Jacobian entry " + short(largest) +
@@ -275,12 +275,41 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
     }, 250);
   }
 
+  // --- keyboard and screen readers (the shared parts are in a11y.js) -----------------------
+  // The width marker of each chart that sets d_k by drag or tap gets a focusable handle: the
+  // arrow keys double or halve d_k (Shift: three doublings), through the drag's own path.
+  function kb_target(a, plot) {
+    var st = settings(a), yr = plot.y_range;
+    return [{ id: "width", x: st.d_k, y: (yr.start + yr.end) / 2,
+              label: "width d_k = " + st.d_k + " on the chart '" + plot.title.text + "'. Arrow keys double or halve it; Shift: eight times." }];
+  }
+  function on_key(a, plot, ev) {
+    var st = AEA11y.arrow(ev, 1, 3);
+    if (!st) return false;
+    var e = clamp(settings(a).exp + st.dx + st.dy, 0, MAX_EXP), x = Math.pow(2, e);
+    AEA11y.key_gesture(plot.id, function () { on_pan_start(a, { x: x }, plot); },
+                       function () { on_pan_end(a, {}, plot); });
+    on_pan(a, { x: x }, plot);
+    return true;
+  }
+  function speak_text(a) { return AEA11y.text_of(a.readout.text); }
+  function on_ready(a) {
+    if (typeof document === "undefined") return;
+    [a.flat_plot, a.ent_plot].forEach(function (plot) {
+      if (!plot) return;
+      AEA11y.handles(plot, { targets: function () { return kb_target(a, plot); },
+                             on_key: function (id, ev) { return on_key(a, plot, ev); } });
+    });
+    AEA11y.init(a, function () { return speak_text(a); });
+  }
+
   var api = {
     fix: fix, sci: sci, short: short, weight_text: weight_text, trim: trim, label_side: label_side, std_text: std_text,
     readout_html: readout_html, settings: settings, recompute: recompute, on_widget: on_widget,
     is_stale: is_stale, on_pan_start: on_pan_start,
     on_pan: on_pan, on_pan_end: on_pan_end, on_tap: on_tap, on_reset: on_reset, url_fields: url_fields,
-    write_url: write_url, apply_url: apply_url, nearest_width: nearest_width,
+    write_url: write_url, apply_url: apply_url, nearest_width: nearest_width, on_ready: on_ready,
+    speak_text: speak_text,
   };
   if (typeof globalThis !== "undefined") globalThis.ScalingLive = api;
   return api;

@@ -78,7 +78,7 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
     var lr = check_expression(positions, cross);
     var note = equal ? "reordering the tokens only reorders the outputs"
       : "the positions make the outputs depend on where each token sits";
-    return "<div class='ae-readout' role='status'><span class='ae-big'>np.allclose \u2192 " + (equal ? "True" : "False") +
+    return "<div class='ae-readout'><span class='ae-big'>np.allclose \u2192 " + (equal ? "True" : "False") +
       "</span><span class='ae-sub'>max |" + lr[0] + " \u2212 " + lr[1] + "| " + diff_clause(max_diff) + "</span>" +
       "<span class='ae-sub'>" + note + "</span></div>";
   }
@@ -177,6 +177,18 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
     return fd;
   }
 
+  // A link's settings in an exported page (no Python): SelfAttentionState.apply_url's rules,
+  // read by AEPage.read_link with the state's url_spec.
+  function apply_url(a, params, spec) {
+    var r = AEPage.read_link(params, spec, {}), v = r.values;
+    if (v.n !== undefined) a.n.value = v.n;
+    if (v.shuffle !== undefined) a.shuffle.value = v.shuffle;
+    if (v.positions !== undefined) a.positions.active = v.positions ? [0] : [];
+    if (v.cross !== undefined) a.cross.active = v.cross ? [0] : [];
+    if (Object.keys(v).length) recompute(a);  // otherwise the page keeps the numbers Python wrote into it
+    return r.notices;
+  }
+
   function on_shuffle(a) {
     var k = Number(a.shuffle.value);
     if (!(Number.isInteger(k) && k >= 0)) k = 0;
@@ -202,10 +214,18 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
     AEPage.write_url(["n", "shuffle", "positions", "cross"], function () { return url_fields(st, defaults); });
   }
 
+  // Screen readers: text alternatives, the table view and a polite, throttled summary (a11y.js).
+  function speak_text(a) { return AEA11y.text_of(a.check.text); }
+  function on_ready(a) {
+    if (typeof document === "undefined") return;
+    AEA11y.init(a, function () { return speak_text(a); });
+  }
+
   var api = {
+    on_ready: on_ready, speak_text: speak_text,
     fix: fix, sci: sci, show_diff: show_diff, show_exp: show_exp, settings: settings, compute: compute,
     frame_data: frame_data, check_html: check_html, order_html: order_html, recompute: recompute,
-    on_shuffle: on_shuffle, on_original: on_original, url_fields: url_fields, write_url: write_url,
+    on_shuffle: on_shuffle, on_original: on_original, url_fields: url_fields, write_url: write_url, apply_url: apply_url,
   };
   if (typeof globalThis !== "undefined") globalThis.SelfAttentionLive = api;
   return api;

@@ -187,7 +187,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
 
   function output_html(st, step) {
     var text = step >= 5 ? vec_text(st.output) : "<span class='wk-hidden'>?</span>";
-    return "<div class='wk-out' role='status'>output = " + text + "</div>";
+    return "<div class='wk-out'>output = " + text + "</div>";
   }
 
   function score_sum(q, k) {
@@ -677,6 +677,57 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     recompute(a);
   }
 
+  // --- keyboard and screen readers (the shared parts are in a11y.js) -----------------------
+  // Each point of the two panels gets a focusable handle; the arrow keys move it by 0.1 (Shift:
+  // 0.5) through the drag's own path, and key presses in a row end in one commit.
+  function kb_targets(a, which) {
+    var src = which === "keys" ? a.keys : a.values, d = src.data, out = [];
+    var noun = which === "keys" ? "key" : "value";
+    if (which === "keys" && a.query.data.x.length) {
+      out.push({ id: "query", x: a.query.data.x[0], y: a.query.data.y[0],
+                 label: "query q at " + short(a.query.data.x[0]) + ", " + short(a.query.data.y[0]) });
+    }
+    for (var j = 0; j < d.x.length; j++) {
+      out.push({ id: j, x: d.x[j], y: d.y[j], label: noun + " " + (d.name ? d.name[j] : j + 1) + " at " + short(d.x[j]) + ", " + short(d.y[j]) });
+    }
+    out.forEach(function (t) { t.label += ". Arrow keys move it; Shift moves it further."; });
+    return out;
+  }
+
+  function on_key(a, which, id, ev) {
+    var st = AEA11y.arrow(ev, 0.1, 0.5), plot = which === "keys" ? a.keys_plot : a.values_plot;
+    if (!st || !plot.visible) return false;
+    var target = id === "query" ? "query" : Number(id);
+    var d = drags[plot.id];
+    if (d && d.target !== target) AEA11y.finish(plot.id);  // another point's keys: commit them first
+    if (drags[plot.id] && drags[plot.id].target !== target) on_pan_end(a, {}, which);
+    AEA11y.key_gesture(plot.id, function () {}, function () { on_pan_end(a, {}, which); });
+    if (!drags[plot.id]) { drags[plot.id] = { target: target, which: which }; plot.tags = ["busy"]; }
+    var src = target === "query" ? a.query : (which === "keys" ? a.keys : a.values), j = target === "query" ? 0 : target;
+    on_pan(a, { x: src.data.x[j] + st.dx, y: src.data.y[j] + st.dy }, which);
+    return true;
+  }
+
+  function speak_text(a) {
+    var t = a.table.data, o = a.output.data;
+    if (!t.weight || !t.weight.length) return "";
+    var parts = Array.from(t.weight).map(function (w, j) { return t.key[j] + " " + trim(fixed(100 * w, 1)) + "%"; });
+    var out = o.value !== undefined ? short(o.value[0]) : "[" + Object.keys(o).filter(function (k) { return /^value_/.test(k); })
+      .sort().map(function (k) { return short(o[k][0]); }).join(", ") + "]";
+    return "Weights " + parts.join(", ") + ". Output " + out + ".";
+  }
+
+  function on_ready(a) {
+    if (typeof document === "undefined") return;
+    ["keys", "values"].forEach(function (which) {
+      AEA11y.handles(which === "keys" ? a.keys_plot : a.values_plot, {
+        targets: function () { return kb_targets(a, which); },
+        on_key: function (id, ev) { return on_key(a, which, id, ev); },
+      });
+    });
+    AEA11y.init(a, function () { return speak_text(a); });
+  }
+
   var api = {
     LIMITS: LIMITS, fixed: fixed, trim: trim, short: short, expo: expo, exp_text: exp_text, entry: entry,
     vec_text: vec_text, esc: esc, parse_vector: parse_vector, parse_rows: parse_rows, vector_text: vector_text,
@@ -687,6 +738,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     steps_for: steps_for, recompute: recompute, apply_url: apply_url, url_fields: url_fields,
     load_preset: load_preset, on_text: on_text, on_preset: on_preset, on_step: on_step,
     on_length: on_length, on_pan_start: on_pan_start, on_pan: on_pan, on_pan_end: on_pan_end,
+    on_ready: on_ready, speak_text: speak_text,
   };
   if (typeof globalThis !== "undefined") globalThis.WorkedLive = api;
   return api;

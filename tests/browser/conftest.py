@@ -233,3 +233,14 @@ def export_plate(tmp_path_factory):
 def exported_file(export_plate) -> Path:
     """OUTDIR/lookup.html, the lookup plate's export."""
     return export_plate("lookup")
+
+
+@pytest.fixture(scope="session")
+def exported_site(tmp_path_factory) -> Path:
+    """OUTDIR of `python -m app export OUTDIR --site` (index, every plate, slides), once per session."""
+    outdir = tmp_path_factory.mktemp("site")
+    res = subprocess.run([sys.executable, "-m", "app", "export", str(outdir), "--site"], cwd=REPO,
+                         capture_output=True, text=True, timeout=600)
+    if res.returncode != 0 or not (outdir / "index.html").is_file():
+        pytest.fail(f"export --site failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
+    return outdir

@@ -162,8 +162,10 @@ def drag(page, from_xy, to_xy, steps: int = 20) -> list[list[float]]:
     return readings
 
 
-def touch_drag(page, from_xy, to_xy, steps: int = 10) -> list[list[float]]:
-    """The same gesture with one finger, through CDP's Input.dispatchTouchEvent."""
+def touch_drag(page, from_xy, to_xy, steps: int = 10, read=None) -> list:
+    """The same gesture with one finger, through CDP's Input.dispatchTouchEvent; `read(page)` after
+    each move (default: the lookup plate's weights; `False`: read nothing)."""
+    read = read_weights if read is None else read
     cdp = page.context.new_cdp_session(page)
     (x0, y0), (x1, y1) = from_xy, to_xy
     readings = []
@@ -173,7 +175,8 @@ def touch_drag(page, from_xy, to_xy, steps: int = 10) -> list[list[float]]:
             t = i / steps
             cdp.send("Input.dispatchTouchEvent", {
                 "type": "touchMove", "touchPoints": [{"x": x0 + (x1 - x0) * t, "y": y0 + (y1 - y0) * t, "id": 1}]})
-            readings.append(read_weights(page))
+            if read:
+                readings.append(read(page))
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     finally:
         cdp.detach()
@@ -339,3 +342,80 @@ def write_latency(report: dict, name: str) -> Path:
     path = RESULTS_DIR / name
     path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return path
+
+
+# --- keyboard and screen readers (a11y.js) ------------------------------------------------------
+# Every element Tab can reach, through the shadow roots Bokeh renders into: numbered (data-ae-i)
+# so a Tab walk can say which it reached. Hidden models have no box and are left out.
+FOCUSABLES = r"""() => {
+  const sel = "input:not([type=hidden]), select, textarea, button, a[href], [tabindex]";
+  const out = [];
+  (function walk(root) {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.matches(sel) && !el.disabled && el.tabIndex >= 0) {
+        const r = el.getBoundingClientRect();
+        if ((r.width > 0 || r.height > 0) && getComputedStyle(el).visibility !== "hidden") {
+          el.dataset.aeI = String(out.length);
+          out.push((el.getAttribute("aria-label") || el.textContent || el.tagName).trim().slice(0, 60) || el.tagName);
+        }
+      }
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  })(document);
+  return out;
+}"""
+
+DEEP_FOCUS = r"""() => {
+  let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  if (!e || e === document.body) return null;
+  const cs = getComputedStyle(e);
+  return {i: e.dataset ? (e.dataset.aeI ?? null) : null, label: e.getAttribute("aria-label"),
+          outline: cs.outlineStyle + " " + cs.outlineWidth, cls: e.className};
+}"""
+
+
+# Records where focus lands. A focus move inside one shadow root never reaches the document
+# (the event stops at the boundary), so every shadow root listens too; each event counts once.
+RECORD_FOCUS = r"""() => {
+  window.__ae_focus = [];
+  const seen = new WeakSet();
+  const note = (ev) => {
+    if (seen.has(ev)) return;
+    seen.add(ev);
+    const el = ev.composedPath()[0];
+    window.__ae_focus.push(el && el.dataset ? (el.dataset.aeI ?? null) : null);
+  };
+  (function walk(root) {
+    root.addEventListener("focusin", note, true);
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  })(document);
+}"""
+
+
+def tab_walk(page, extra: int = 4) -> tuple[list[str], set[int]]:
+    """Press Tab from the start of a freshly loaded page until every focusable element had its turn
+    (plus `extra`); returns the focusable elements' names and the indices Tab reached."""
+    names = page.evaluate(FOCUSABLES)
+    page.evaluate(RECORD_FOCUS)
+    for _ in range(len(names) + extra):
+        page.keyboard.press("Tab")
+    reached = page.evaluate("() => window.__ae_focus")
+    return names, {int(i) for i in reached if i is not None}
+
+
+def handle(page, plot: str, target) -> object:
+    """A locator for the keyboard handle of point `target` on plot `plot` (a11y.js)."""
+    page.evaluate("(n) => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(n)).el"
+                  ".setAttribute('data-ae-plot', n)", plot)
+    return page.locator(f"[data-ae-plot={plot}] button.ae-handle[data-target='{target}']")
+
+
+def live_text(page) -> str | None:
+    """What the polite live region says now."""
+    return page.evaluate("() => { const e = document.querySelector('.ae-live'); return e ? e.textContent : null; }")
+
+
+def focus_ring(page) -> str:
+    """The focused element's outline (style and width), e.g. 'solid 3px'."""
+    return page.evaluate(DEEP_FOCUS)["outline"]

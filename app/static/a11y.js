@@ -1,0 +1,366 @@
+// a11y.js: what every plate shares for keyboard and screen-reader users.
+// - handles(plot, opts): a focusable button over each point of a plot that a pointer drags or
+//   taps (Tab reaches it, the glue's on_key moves it), with a visible focus ring;
+// - speak(text): one polite live region per page, updated at most about once a second;
+// - describe(plot, text): the plot's text alternative (role="img" and a label on its canvas);
+// - tables(a): the table view of every chart's current numbers, shown by the plate's toggle;
+// - arrow(ev): what an arrow key asks for (Shift: a larger step).
+// Loaded with mirror.js and page.js into every page (app/jsassets.py).
+var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (function () {
+  "use strict";
+  var CSS = ".ae-kb{position:absolute;left:0;top:0;width:0;height:0;pointer-events:none;z-index:5}" +
+    ".ae-kb button{position:absolute;width:30px;height:30px;margin:-15px 0 0 -15px;border-radius:50%;" +
+    "border:0;padding:0;background:transparent;pointer-events:none;cursor:default}" +
+    ".ae-kb button.ae-cell{border-radius:3px}" +
+    ".ae-kb button:focus-visible,.ae-kb button:focus{outline:3px solid #1f2328;outline-offset:2px;" +
+    "box-shadow:0 0 0 6px #fff}";
+  var SR = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;margin:-1px;padding:0;border:0";
+  var layers = {};  // plot id -> {layer, style, buttons, opts}
+
+  function view_of(model) {
+    return (typeof Bokeh !== "undefined" && Bokeh.index) ? Bokeh.index.find_one(model) : null;
+  }
+
+  // --- focusable handles over a plot's points ------------------------------------------------
+  // opts.targets() -> [{id, x, y, label, cell}] in data coordinates; opts.on_key(id, ev) handles
+  // a key (returns true when it used it). Handles are rebuilt when the number of targets changes.
+  function handles(plot, opts) {
+    if (typeof document === "undefined") return;
+    var k = layers[plot.id];
+    if (!k) {
+      var style = document.createElement("style");
+      style.textContent = CSS;
+      var layer = document.createElement("div");
+      layer.className = "ae-kb";
+      k = layers[plot.id] = { layer: layer, style: style, buttons: [], opts: opts };
+    }
+    k.opts = opts;
+    place(plot);
+  }
+
+  function make_button(plot, k, id) {
+    var el = document.createElement("button");
+    el.type = "button";
+    el.className = "ae-handle";
+    el.dataset.target = String(id);
+    el.addEventListener("keydown", function (ev) {
+      if (k.opts.on_key(el.dataset.target === String(id) ? id : el.dataset.target, ev)) {
+        ev.preventDefault();
+        place(plot);
+      }
+    });
+    el.addEventListener("focus", function () { place(plot); });
+    return el;
+  }
+
+  function place(plot) {
+    var k = layers[plot.id];
+    if (!k) return;
+    var view = view_of(plot);
+    if (!view || !view.frame) return;
+    if (!k.layer.isConnected) view.shadow_el.append(k.style, k.layer);
+    var targets = k.opts.targets();
+    while (k.buttons.length > targets.length) k.buttons.pop().remove();
+    while (k.buttons.length < targets.length) {
+      var b = make_button(plot, k, targets[k.buttons.length].id);
+      k.layer.append(b);
+      k.buttons.push(b);
+    }
+    var fx = view.frame.x_scale, fy = view.frame.y_scale;
+    var hidden = !plot.visible;
+    targets.forEach(function (t, i) {
+      var el = k.buttons[i];
+      el.dataset.target = String(t.id);
+      el.classList.toggle("ae-cell", !!t.cell);
+      var px = fx.compute(t.x), py = fy.compute(t.y);
+      el.style.left = (Number.isFinite(px) ? px : 0) + "px";
+      el.style.top = (Number.isFinite(py) ? py : 0) + "px";
+      if (t.size) { el.style.width = el.style.height = t.size + "px"; el.style.margin = (-t.size / 2) + "px 0 0 " + (-t.size / 2) + "px"; }
+      el.setAttribute("aria-label", t.label);
+      el.tabIndex = hidden ? -1 : 0;
+    });
+  }
+
+  // An arrow key as a step: {dx, dy} (Shift: `big` instead of `small`), or null for other keys.
+  function arrow(ev, small, big) {
+    var s = ev.shiftKey ? big : small;
+    if (ev.key === "ArrowLeft") return { dx: -s, dy: 0 };
+    if (ev.key === "ArrowRight") return { dx: s, dy: 0 };
+    if (ev.key === "ArrowUp") return { dx: 0, dy: s };
+    if (ev.key === "ArrowDown") return { dx: 0, dy: -s };
+    return null;
+  }
+
+  // Key presses in a row form one gesture, like a drag: start() before the first, end() once the
+  // keys have been still for `idle_ms` (the glue's commit to Python).
+  var gestures = {};
+  function key_gesture(key, start, end, idle_ms) {
+    var g = gestures[key];
+    if (!g) { g = gestures[key] = { end: end }; start(); }
+    clearTimeout(g.timer);
+    g.timer = setTimeout(function () { finish(key); }, idle_ms || 400);
+  }
+  function finish(key) {
+    var g = gestures[key];
+    if (!g) return;
+    clearTimeout(g.timer);
+    delete gestures[key];
+    g.end();
+  }
+
+  // --- the live region -----------------------------------------------------------------------
+  var live = null, live_timer = null;
+  function speak(text, delay_ms) {
+    if (typeof document === "undefined") return;
+    if (!live || !live.isConnected) {
+      live = document.createElement("div");
+      live.className = "ae-live";
+      live.setAttribute("role", "status");
+      live.setAttribute("aria-live", "polite");
+      live.style.cssText = SR;
+      document.body.append(live);
+    }
+    clearTimeout(live_timer);
+    live_timer = setTimeout(function () { live.textContent = text; }, delay_ms === undefined ? 800 : delay_ms);
+  }
+
+  // --- text alternatives ---------------------------------------------------------------------
+  function describe(plot, text) {
+    var view = view_of(plot);
+    var canvas = view && view.canvas_view && view.canvas_view.el;
+    if (!canvas) return;
+    canvas.setAttribute("role", "img");
+    canvas.setAttribute("aria-label", text);
+  }
+
+  // --- the table view ------------------------------------------------------------------------
+  // a.a11y.tables: [{title, source, columns: [[field, header, digits]]}] or a matrix
+  // {title, source, row, col, value, digits}; a.a11y.figures: [{plot, alt}].
+  function esc(t) { return String(t).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); }
+  function cell(v, digits) {
+    if (typeof v === "number" || (v !== null && typeof v === "object" && typeof v.valueOf() === "number")) {
+      v = Number(v);
+      if (!Number.isFinite(v)) return v > 0 ? "∞" : v < 0 ? "−∞" : "";
+      if (digits === null || digits === undefined) return String(v);
+      var s = v.toFixed(digits);
+      return s === "-" + (0).toFixed(digits) ? (0).toFixed(digits) : s.replace("-", "−");
+    }
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (Array.isArray(v) || ArrayBuffer.isView(v)) return "[" + Array.from(v).map(function (x) { return cell(x, digits); }).join(", ") + "]";
+    return v === null || v === undefined ? "" : String(v);
+  }
+  function label(v, prefix, offset) {
+    return prefix === undefined || prefix === null ? String(v) : prefix + (Number(v) + (offset || 0));
+  }
+  function matrix_html(spec, title, keep) {
+    var d = spec.source.data, rows = [], cols = [], at = {};
+    var R = d[spec.row] || [], C = d[spec.col] || [], V = d[spec.value] || [];
+    for (var i = 0; i < R.length; i++) {
+      if (!keep(i)) continue;
+      if (rows.indexOf(R[i]) < 0) rows.push(R[i]);
+      if (cols.indexOf(C[i]) < 0) cols.push(C[i]);
+      at[R[i] + "\u0000" + C[i]] = V[i];
+    }
+    if (spec.reverse_rows) rows.reverse();
+    var h = "<table><caption>" + esc(title) + "</caption><thead><tr><td></td>" + cols.map(function (c) {
+      return "<th scope='col'>" + esc(label(c, spec.col_prefix, spec.offset)) + "</th>";
+    }).join("") + "</tr></thead><tbody>";
+    rows.forEach(function (r) {
+      h += "<tr><th scope='row'>" + esc(label(r, spec.row_prefix, spec.offset)) + "</th>" + cols.map(function (c) {
+        return "<td>" + esc(cell(at[r + "\u0000" + c], spec.digits)) + "</td>";
+      }).join("") + "</tr>";
+    });
+    return h + "</tbody></table>";
+  }
+  function table_html(spec) {
+    var d = spec.source.data;
+    if (spec.row) {  // a matrix stored one cell per row of the source (one table per group)
+      if (!spec.group) return matrix_html(spec, spec.title, function () { return true; });
+      var groups = [];
+      Array.from(d[spec.group] || []).forEach(function (g) { if (groups.indexOf(g) < 0) groups.push(g); });
+      return groups.map(function (g) {
+        return matrix_html(spec, spec.title + ", " + label(g, spec.group_prefix, spec.offset),
+                           function (i) { return d[spec.group][i] === g; });
+      }).join("");
+    }
+    var n = 0, h = "<table><caption>" + esc(spec.title) + "</caption>";
+    spec.columns.forEach(function (c) { n = Math.max(n, (d[c[0]] || []).length); });
+    h += "<thead><tr>" + spec.columns.map(function (c) { return "<th scope='col'>" + esc(c[1]) + "</th>"; }).join("") + "</tr></thead><tbody>";
+    for (var j = 0; j < n; j++) {
+      h += "<tr>" + spec.columns.map(function (c, ci) {
+        var v = (d[c[0]] || [])[j], tag = ci === 0 ? "th" : "td";
+        return "<" + tag + (ci === 0 ? " scope='row'" : "") + ">" + esc(cell(v, c[2])) + "</" + tag + ">";
+      }).join("") + "</tr>";
+    }
+    return h + "</tbody></table>";
+  }
+  function tables_html(a) {
+    return "<div class='ae-tables'>" + a.a11y.tables.map(table_html).join("") + "</div>";
+  }
+  var table_timer = {};
+  function refresh_tables(a) {
+    if (!a.ae_tables || !a.ae_tables.visible) return;
+    clearTimeout(table_timer[a.ae_tables.id]);
+    table_timer[a.ae_tables.id] = setTimeout(function () {
+      a.ae_tables.setv({ text: tables_html(a) }, { sync: false });
+    }, 100);
+  }
+  function on_table_toggle(a) {
+    var on = !!a.ae_table_toggle.active;
+    a.ae_table_toggle.setv({ label: on ? "Hide the tables" : "Show the numbers as tables" }, { sync: false });
+    a.ae_tables.setv({ visible: on, text: on ? tables_html(a) : "" }, { sync: false });
+  }
+
+  // Bokeh's DataTable (SlickGrid) takes Tab for moving between its cells, so a keyboard user
+  // who tabs into it can never leave: let Tab pass through it to the next control.
+  function free_tab(doc) {
+    Array.from((doc && doc.all_models) || []).forEach(function (m) {
+      if (m.type !== "DataTable") return;
+      var v = view_of(m), root = v && (v.shadow_el || v.el);
+      if (!root || root.__ae_tab) return;
+      root.__ae_tab = true;
+      root.addEventListener("keydown", function (ev) { if (ev.key === "Tab") ev.stopPropagation(); }, true);
+    });
+  }
+
+  // Names and roles Bokeh's widgets lack (found by axe-core): a slider's handle is named by the
+  // slider's title, a spinner's arrows say what they do, and a DataTable's panes leave the tab
+  // order (their numbers are in the table view, and a grid may only hold rows).
+  function name_widgets(doc) {
+    Array.from((doc && doc.all_models) || []).forEach(function (m) {
+      var fix = null;
+      if (m.type === "Slider" || m.type === "RangeSlider") {
+        fix = function (root) {
+          root.querySelectorAll(".noUi-handle").forEach(function (h) { h.setAttribute("aria-label", m.title || m.name || "slider"); });
+        };
+      } else if (m.type === "Spinner") {
+        fix = function (root) {
+          var t = m.title || m.name || "value";
+          root.querySelectorAll(".bk-spin-btn-up").forEach(function (b) { b.setAttribute("aria-label", "increase " + t); });
+          root.querySelectorAll(".bk-spin-btn-down").forEach(function (b) { b.setAttribute("aria-label", "decrease " + t); });
+        };
+      } else if (m.type === "DataTable") {
+        fix = function (root) {
+          root.querySelectorAll("[role=grid] > [tabindex], [role=grid] [tabindex]:not([role])").forEach(function (el) { el.removeAttribute("tabindex"); });
+        };
+      }
+      if (!fix) return;
+      var apply = function () { var v = view_of(m), root = v && (v.shadow_el || v.el); if (root) fix(root); };
+      apply();
+      if (!m.__ae_named) { m.__ae_named = true; m.change.connect(function () { setTimeout(apply, 0); }); }
+      if (m.type === "DataTable" && m.source && !m.source.__ae_named) {
+        m.source.__ae_named = true;
+        m.source.change.connect(function () { setTimeout(apply, 0); });
+      }
+    });
+  }
+
+  // --- phones ----------------------------------------------------------------------------------
+  // Without a viewport tag a phone lays the page out 980 px wide and shrinks it: tiny text and
+  // tiny targets. With one, the page is as wide as the phone, and what is wider than that is
+  // made to fit: rows wrap, and a figure, widget or text wider than the space left shrinks to it
+  // (a figure keeps its proportions). Wide screens are left alone.
+  var NARROW_PX = 720;
+  function ensure_viewport() {
+    if (typeof document === "undefined" || document.querySelector("meta[name=viewport]")) return;
+    var meta = document.createElement("meta");
+    meta.name = "viewport";
+    meta.content = "width=device-width, initial-scale=1";
+    document.head.append(meta);
+  }
+  ensure_viewport();
+
+  function fit_narrow(doc, pass) {
+    if (typeof document === "undefined" || !doc) return;
+    // The device's width: once something overflows, a phone widens the layout viewport to it.
+    var W = Math.min(document.documentElement.clientWidth, (window.screen && window.screen.width) || Infinity);
+    if (!(W > 0) || W > NARROW_PX) return;
+    pass = pass || 0;
+    var changed = false;
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (/Row$/.test(m.type) && m.styles !== undefined && !(m.styles && m.styles["flex-wrap"])) {
+        var st = Object.assign({}, m.styles || {});
+        st["flex-wrap"] = "wrap";
+        m.setv({ styles: st }, { sync: false });
+        changed = true;
+      }
+      var v = view_of(m);
+      if (!v || !v.el || !("width" in m.properties) || /GlyphRenderer|Axis|Grid|Title|Legend/.test(m.type)) return;
+      var r = v.el.getBoundingClientRect();
+      if (/ButtonGroup$/.test(m.type) && m.orientation === "horizontal") {
+        // A row of buttons may overflow its own box: stack it when its buttons pass the edge.
+        var right = r.right;
+        (v.shadow_el || v.el).querySelectorAll(".bk-btn").forEach(function (b) { right = Math.max(right, b.getBoundingClientRect().right); });
+        if (right > W - 4) { m.setv({ orientation: "vertical", width: null }, { sync: false }); changed = true; }
+        return;
+      }
+      if (!(r.width > 0) || r.right <= W - 4) return;
+      // Rows wrap first (pass 0); after that only what starts a line and still passes the edge
+      // shrinks: anything further right moves to the next line when its row wraps.
+      if (pass === 0 || r.left > 48) return;
+      var avail = Math.floor(W - 8 - Math.max(0, r.left));
+      if (avail < 120) return;
+      var k = avail / r.width;
+      if (m.type === "Figure") {
+        var props = {};
+        if (m.frame_width) { props.frame_width = Math.floor(m.frame_width * k); if (m.frame_height) props.frame_height = Math.floor(m.frame_height * k); }
+        else { props.width = Math.floor(r.width * k); if (m.height) props.height = Math.floor(m.height * k); }
+        m.setv(props, { sync: false });
+      } else {
+        var wp = { width: avail };
+        if ("min_width" in m.properties && m.min_width > avail) wp.min_width = avail;
+        m.setv(wp, { sync: false });
+        // Panel's panes also fix their width in CSS on the element itself.
+        if (v.el.style && v.el.style.width) v.el.style.width = avail + "px";
+      }
+      changed = true;
+    });
+    // A change moves what follows: measure again once the layout has settled.
+    if ((changed || pass === 0) && pass < 4) setTimeout(function () { fit_narrow(doc, pass + 1); }, 150);
+  }
+
+  // Once per page: text alternatives on the figures, tables that follow their sources.
+  function init(a, summary) {
+    if (!a.a11y || a.a11y.__ae_ready) return;
+    a.a11y.__ae_ready = true;
+    free_tab(a.ae_tables && a.ae_tables.document);
+    name_widgets(a.ae_tables && a.ae_tables.document);
+    fit_narrow(a.ae_tables && a.ae_tables.document);
+    var figs = a.a11y.figures || [];
+    function alt_all() {
+      var extra = summary ? summary() : "";
+      figs.forEach(function (f) { describe(f.plot, f.alt + (f.main && extra ? " Now: " + extra : "")); });
+    }
+    alt_all();
+    var timer = null;
+    (a.a11y.tables || []).forEach(function (t) {
+      t.source.change.connect(function () {
+        refresh_tables(a);
+        clearTimeout(timer);
+        timer = setTimeout(function () {
+          alt_all();
+          if (summary) speak(summary(), 0);
+        }, 800);
+      });
+    });
+    // Bokeh may rebuild a view (a layout change): put the labels back on the new canvas.
+    figs.forEach(function (f) { f.plot.change.connect(function () { setTimeout(alt_all, 0); }); });
+  }
+
+  // The words of a Div's HTML (a readout), for the live region.
+  function text_of(html) {
+    if (typeof document === "undefined") return "";
+    var div = document.createElement("div");
+    div.innerHTML = String(html).replace(/></g, "> <");  // spans and blocks read as words
+    return div.textContent.replace(/\s+/g, " ").trim();
+  }
+
+  var api = {
+    text_of: text_of, fit_narrow: fit_narrow, handles: handles, place: place, arrow: arrow, key_gesture: key_gesture, finish: finish, speak: speak,
+    describe: describe, table_html: table_html, cell: cell, init: init, on_table_toggle: on_table_toggle,
+    refresh_tables: refresh_tables,
+  };
+  if (typeof globalThis !== "undefined") globalThis.AEA11y = api;
+  return api;
+})();
+if (typeof module !== "undefined" && module.exports) module.exports = AEA11y;

@@ -1,0 +1,121 @@
+"""?theme=dark and ?present=1 on every plate, exported (from disk) and served.
+
+The modes are applied in the browser by page.js, so both kinds of page get them. Checked here:
+the page's colours (CSS custom properties reaching the shadow DOM of the Bokeh Divs), the Bokeh
+figures' own colours and type sizes, and that a drag still gives attention_core's numbers.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from app import registry
+from app.theme import PRESENT_MIN_PX, PRESENT_ROOT_PX, THEMES
+from helpers import assert_matches_core, core_from_query, drag, query_xy, read_state, to_page_xy, wait_ready, wait_synced
+
+pytestmark = pytest.mark.browser
+
+DOC_READY = ("() => window.Bokeh && Bokeh.documents.length > 0 && document.readyState === 'complete' && "
+             "Bokeh.documents[0].roots().every(r => Bokeh.index.find_one(r) != null) && "
+             "document.documentElement.classList.length >= 0 && Bokeh.documents[0].is_idle !== false")
+
+# What the page looks like, read from the DOM and the Bokeh models.
+PROBE = r"""() => {
+  const d = Bokeh.documents[0], html = document.documentElement;
+  const rgb = (c) => { const m = /rgba?\((\d+), (\d+), (\d+)/.exec(c); return m ? [+m[1], +m[2], +m[3]] : null; };
+  const plain = (v) => (v && typeof v === "object" && "value" in v) ? v.value : v;
+  const px = (s) => { const m = /^([\d.]+)(px|pt)$/.exec(String(plain(s))); return m ? +m[1] * (m[2] === "pt" ? 4 / 3 : 1) : null; };
+  const plots = [], axes = [];
+  for (const m of d.all_models) {
+    if (m.renderers && "border_fill_color" in m && m.title) plots.push({border: plain(m.border_fill_color), title_color: plain(m.title.text_color), title_px: px(m.title.text_font_size)});
+    if ("major_label_text_font_size" in m && m.visible !== false) axes.push({color: plain(m.major_label_text_color), px: px(m.major_label_text_font_size), label_px: px(m.axis_label_text_font_size)});
+  }
+  // The explanation's first paragraph: colour and size as rendered inside its shadow root.
+  const ex = d.get_model_by_name("ae-explanation"), v = ex && Bokeh.index.find_one(ex);
+  const p = v && (v.shadow_el || v.el).querySelector("p");
+  const cs = p && getComputedStyle(p);
+  return {classes: Array.from(html.classList), paper_var: getComputedStyle(html).getPropertyValue("--ae-paper").trim(),
+          body_bg: rgb(getComputedStyle(document.body).backgroundColor),
+          prose_color: cs ? rgb(cs.color) : null, prose_px: cs ? parseFloat(cs.fontSize) : null, plots, axes};
+}"""
+
+
+def rgb(hex_colour: str) -> list[int]:
+    return [int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]
+
+
+def contrast(a: list[int], b: list[int]) -> float:
+    def lum(c):
+        lin = [x / 255 / 12.92 if x / 255 <= 0.04045 else ((x / 255 + 0.055) / 1.055) ** 2.4 for x in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def assert_dark_and_present(st: dict, where: str) -> None:
+    dark = THEMES["dark"]
+    assert {"ae-dark", "ae-present"} <= set(st["classes"]), (where, st["classes"])
+    assert st["paper_var"] == dark["paper"], where
+    assert st["body_bg"] == rgb(dark["paper"]), (where, st["body_bg"])
+    # Prose: the dark ink, AA on the dark paper, at the presentation size.
+    assert st["prose_color"] == rgb(dark["ink"]), (where, st["prose_color"])
+    assert contrast(st["prose_color"], st["body_bg"]) >= 4.5
+    assert st["prose_px"] >= PRESENT_ROOT_PX - 0.5, (where, st["prose_px"])
+    assert st["plots"], f"{where}: no figure found"
+    for plot in st["plots"]:
+        assert plot["border"] == dark["paper"], (where, plot)
+        assert plot["title_px"] is None or plot["title_px"] >= 15, (where, plot)
+        if plot["title_color"] and plot["title_color"].startswith("#"):
+            assert contrast(rgb(plot["title_color"]), rgb(dark["paper"])) >= 3.0, (where, plot)  # large text
+    for axis in st["axes"]:
+        assert axis["px"] is None or axis["px"] >= PRESENT_MIN_PX - 0.5, (where, axis)
+        assert axis["label_px"] is None or axis["label_px"] >= PRESENT_MIN_PX - 0.5, (where, axis)
+        c = axis["color"]
+        if c and c.startswith("#"):
+            assert contrast(rgb(c), rgb(dark["paper"])) >= 4.5, (where, axis)
+
+
+def open_page(page, url: str) -> dict:
+    page.goto(url)
+    page.wait_for_function(DOC_READY, timeout=60_000)
+    page.wait_for_function("() => document.documentElement.classList.contains('ae-dark') || "
+                           "!/theme=dark/.test(location.search)", timeout=30_000)
+    return page.evaluate(PROBE)
+
+
+def test_every_exported_plate_in_dark_presentation_mode(new_tab, exported_site):
+    tab = new_tab(viewport={"width": 1280, "height": 720})
+    for slug in registry.slugs():
+        st = open_page(tab.page, (exported_site / f"{slug}.html").as_uri() + "?theme=dark&present=1")
+        assert_dark_and_present(st, slug)
+    # Without the settings nothing changes: the light page as before.
+    st = open_page(tab.page, (exported_site / "lookup.html").as_uri())
+    assert "ae-dark" not in st["classes"] and "ae-present" not in st["classes"]
+    assert st["body_bg"] == rgb(THEMES["light"]["paper"])
+    assert all(p["border"] == "#ffffff" for p in st["plots"]), st["plots"]
+    assert all(a["px"] is None or a["px"] < PRESENT_MIN_PX for a in st["axes"]), st["axes"]
+    tab.assert_no_errors()
+
+
+def test_served_lookup_modes_keep_every_number(new_tab, served_url):
+    query = "theme=dark&present=1"
+    tab = new_tab(viewport={"width": 1280, "height": 720})
+    page = tab.page
+    page.goto(f"{served_url}/lookup?{query}")
+    wait_ready(page)
+    st = page.evaluate(PROBE)
+    assert_dark_and_present(st, "served lookup")
+    # A real drag of the query: the numbers are attention_core's, as in the light page.
+    page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('vectors'))"
+                  ".canvas_view.events_el.scrollIntoView({block: 'center'})")
+    drag(page, to_page_xy(page, "vectors", *query_xy(page)), to_page_xy(page, "vectors", -2.0, 2.0), steps=12)
+    wait_synced(page)
+    s = read_state(page)
+    x, y = s["query"]["x"][0], s["query"]["y"][0]
+    assert math.hypot(x + 2.0, y - 2.0) < 0.05, (x, y)
+    assert_matches_core(s, core_from_query(x, y))
+    assert "theme=dark" in s["url"] and "present=1" in s["url"]  # the address keeps the modes
+    tab.assert_no_errors()

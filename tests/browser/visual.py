@@ -1,0 +1,115 @@
+"""Screenshots of every plate at three sizes, and how two screenshots are compared.
+
+`make screenshots` runs this file: it exports every plate, opens each exported file in headless
+Chromium at 1280×720, 1920×1080 and 390×844 (a phone: touch, mobile), and writes full-page
+PNGs to tests/browser/references/ (the visual test's references; commit them after looking at
+them). test_visual.py takes fresh screenshots the same way and compares them with `difference`.
+
+Deterministic: the exported page (no server), its default state, a fixed viewport and scale,
+no caret, animations or transitions, and the shot is taken only once Bokeh is idle and the
+layout has stopped moving.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+REFERENCES = HERE / "references"
+SIZES = {"1280x720": {"viewport": {"width": 1280, "height": 720}},
+         "1920x1080": {"viewport": {"width": 1920, "height": 1080}},
+         "390x844": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}}
+
+# Calibrated in test_visual.py: a rerun differs in well under 0.1 % of pixels; a hidden figure
+# or a 40 px shift changes several percent.
+PIXEL_STEP = 40 / 255  # a pixel differs when its blurred grey level moves more than this
+MAX_DIFFERING = 0.005  # fraction of pixels allowed to differ
+
+STILL = "*, *::before, *::after { caret-color: transparent !important; animation: none !important; " \
+        "transition: none !important; }"
+
+SETTLED = r"""() => {
+  if (!window.Bokeh || !Bokeh.documents || !Bokeh.documents.length || !Bokeh.documents[0].is_idle) return false;
+  if (document.readyState !== "complete") return false;
+  const figs = Array.from(Bokeh.documents[0].all_models).filter((m) => m.type === "Figure" && m.visible);
+  if (!figs.every((m) => { const v = Bokeh.index.find_one(m); return v && v.canvas_view && v.canvas_view.el.getAttribute("role") === "img"; }))
+    return false;
+  // The layout has settled: the page's size has not changed for a few frames.
+  const key = document.documentElement.scrollWidth + "x" + document.documentElement.scrollHeight;
+  const s = window.__ae_still || (window.__ae_still = {key: null, n: 0});
+  if (s.key === key) s.n += 1; else { s.key = key; s.n = 0; }
+  return s.n >= 10;
+}"""
+
+
+def shoot(page, url: str, timeout: float = 120_000) -> bytes:
+    """A full-page PNG of `url` once it has settled."""
+    page.goto(url)
+    page.add_style_tag(content=STILL)
+    page.wait_for_function(SETTLED, timeout=timeout, polling="raf")
+    return page.screenshot(full_page=True, animations="disabled", caret="hide")
+
+
+def grey(png: bytes) -> np.ndarray:
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(png)).convert("L")
+    return np.asarray(img, dtype=float) / 255.0  # (H, W)
+
+
+def blur(a: np.ndarray) -> np.ndarray:
+    """A 3×3 box blur: anti-aliasing and sub-pixel text differences fade, shapes stay."""
+    p = np.pad(a, 1, mode="edge")  # (H+2, W+2)
+    h, w = a.shape
+    return sum(p[i:i + h, j:j + w] for i in range(3) for j in range(3)) / 9.0  # (H, W)
+
+
+def difference(png_a: bytes, png_b: bytes) -> float:
+    """The fraction of pixels whose blurred grey levels differ by more than PIXEL_STEP; where
+    the pages differ in size, the rows or columns one lacks all count as differing."""
+    a, b = grey(png_a), grey(png_b)  # (Ha, Wa), (Hb, Wb)
+    h, w = max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])
+    pa = np.full((h, w), -1.0)  # (H, W): -1 where a page has no pixel
+    pb = np.full((h, w), -1.0)  # (H, W)
+    pa[:a.shape[0], :a.shape[1]] = blur(a)
+    pb[:b.shape[0], :b.shape[1]] = blur(b)
+    return float(np.mean(np.abs(pa - pb) > PIXEL_STEP))
+
+
+def export_all(outdir: Path) -> dict[str, Path]:
+    subprocess.run([sys.executable, "-m", "app", "export", str(outdir)], check=True, cwd=HERE.parents[1])
+    return {p.stem: p for p in sorted(outdir.glob("*.html")) if p.stem != "index"}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=REFERENCES, help="where the PNGs go (default: the references)")
+    args = ap.parse_args()
+    sys.path.insert(0, str(HERE))
+    from helpers import CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        pages = export_all(Path(tmp))
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        for size, opts in SIZES.items():
+            ctx = browser.new_context(device_scale_factor=1, **opts)
+            page = ctx.new_page()
+            for slug, path in pages.items():
+                out = args.out / f"{slug}-{size}.png"
+                out.write_bytes(shoot(page, path.as_uri()))
+                print(out)
+            ctx.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

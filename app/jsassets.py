@@ -33,8 +33,7 @@ def read_js(name: str) -> str:
 @cache
 def library(glue: str) -> str:
     """mirror.js, page.js, live.js (the live path's shared helpers), a11y.js and one plate's glue, as one script."""
-    return "
-".join([read_js("mirror.js"), read_js("page.js"), read_js("live.js"), read_js("a11y.js"), read_js(glue)])
+    return "\n".join([read_js("mirror.js"), read_js("page.js"), read_js("live.js"), read_js("a11y.js"), read_js(glue)])
 
 
 def custom_js_code(glue: str, call: str, names: list[str]) -> str:

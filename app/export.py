@@ -25,6 +25,9 @@ def _save_page(page, path: Path, resources, title: str, ready: bool = True) -> N
     from panel.io.save import save
     from pyviz_comms import Comm
 
+    from .jsassets import trim_bundles
+
+    resources = trim_bundles(resources)  # no bokeh-gl: nothing draws with WebGL
     doc = Document()
     with set_resource_mode(resources.mode), pn.config.set(embed=False):
         model = page.get_root(doc, Comm())

@@ -1,4 +1,4 @@
-"""The browser half of the live path: mirror.js, page.js and each plate's glue file.
+"""The browser half of the live path: mirror.js, page.js, live.js and each plate's glue file.
 
 A page's callbacks all need the same few files. Inlining them into every CustomJS made each
 document carry a dozen copies (hundreds of kB per session); instead each CustomJS made with
@@ -32,8 +32,8 @@ def read_js(name: str) -> str:
 
 @cache
 def library(glue: str) -> str:
-    """mirror.js, page.js, a11y.js and one plate's glue, as one script."""
-    return "\n".join([read_js("mirror.js"), read_js("page.js"), read_js("a11y.js"), read_js(glue)])
+    """mirror.js, page.js, live.js (the live path's shared helpers), a11y.js and one plate's glue, as one script."""
+    return "\n".join([read_js("mirror.js"), read_js("page.js"), read_js("live.js"), read_js("a11y.js"), read_js(glue)])
 
 
 def custom_js_code(glue: str, call: str, names: list[str]) -> str:
@@ -63,3 +63,21 @@ def share_library(models) -> dict[str, Div]:
         if ref.args.get("ae_lib") is not lib:
             ref.args = {**ref.args, "ae_lib": lib}
     return libs
+
+
+# BokehJS bundles no page of ours uses: no plot draws with WebGL (output_backend stays "canvas"),
+# yet Panel ships bokeh-gl (270 kB of JavaScript to parse) with every page it serves or saves.
+UNUSED_BUNDLES = ("bokeh-gl",)
+
+
+def trim_bundles(resources):
+    """A copy of Bokeh `resources` without the bundles in UNUSED_BUNDLES (for saved pages)."""
+    return resources.clone(components=[c for c in resources.components if c not in UNUSED_BUNDLES])
+
+
+def drop_unused_bundles() -> None:
+    """Leave UNUSED_BUNDLES out of every page this process serves (the server makes a Resources
+    from the class default for each page)."""
+    from bokeh.resources import Resources
+
+    Resources._default_components = [c for c in Resources._default_components if c not in UNUSED_BUNDLES]

@@ -15,13 +15,24 @@ from typing import Callable
 
 @dataclass(frozen=True)
 class Driver:
+    """How to drive one plate. Each interaction is optional; `watch` is what must change for
+    "updated" (per interaction if `watch_by` names its own list)."""
+
     slug: str
-    plot: str  # the Bokeh figure holding the draggable query
-    query: str  # its ColumnDataSource (x, y, one row)
-    slider: str  # a Bokeh Slider model, stepped with ArrowRight on its .noUi-handle
     watch: tuple[str, ...]  # ColumnDataSources / models that all change on an update ("bars and numbers")
     text: str  # model whose DOM shows the output text, checked for first render
     text_contains: str  # ... and what it shows once rendered
+    frame: str  # a figure that must have a frame before the page counts as rendered
+    slider: str | None = None  # a Bokeh Slider model, stepped with the arrow keys on its .noUi-handle
+    plot: str | None = None  # drag: the Bokeh figure the gesture runs in
+    query: str | None = None  # drag round a point: its ColumnDataSource (x, y, first row)
+    radius: float | None = None  # ... on a circle of this radius about the origin (None: through the point)
+    sweep: tuple[float, ...] = ()  # drag along x instead: data x values visited in turn (and back)
+    sweep_y: float = 0.5  # ... at this fraction of the frame's height
+    clicks: str | None = None  # JS (i) => [page x, page y] of the i-th click, for taps on cells or buttons
+    click_label: str = ""  # what a click does, for the table
+    watch_by: dict = field(default_factory=dict)  # {"drag" | "slider" | "click": (names...)} when it differs
+    params: str = ""  # added to the page's address (a preset with something to drag)
     core: Callable[[], dict[str, Callable[[], object]]] = field(default=lambda: {})
 
 
@@ -41,9 +52,87 @@ def _lookup_core() -> dict[str, Callable[[], object]]:
     }
 
 
+def _worked_core() -> dict[str, Callable[[], object]]:
+    """The worked plate's default preset: what Python runs when a drag or the slider commits."""
+    from app.plates.worked import WorkedState
+
+    state = WorkedState(preset="four-tokens")
+    return {"WorkedState.steps": state.steps}
+
+
+def _scaling_core() -> dict[str, Callable[[], object]]:
+    """The scaling plate at d_k = 64: the weights, their Jacobian and entropy (the histogram is a table)."""
+    import attention_core as ac
+    from app.plates.scaling import BASE, ScalingState
+
+    state = ScalingState(d_k=64)
+    return {"flat_line": lambda: ac.flat_line([64], BASE, scaled=True),
+            "ScalingState.jacobian": state.jacobian, "ScalingState.entropy": state.entropy}
+
+
+def _self_attention_core() -> dict[str, Callable[[], object]]:
+    from app.plates.self_attention import SelfAttentionState, compute
+
+    s = SelfAttentionState()
+    return {"self_attention.compute": lambda: compute(s.n, s.shuffle, s.positions, s.cross)}
+
+
+def _masking_core() -> dict[str, Callable[[], object]]:
+    from app.plates.masking import MaskingState
+
+    return {"MaskingState.steps": MaskingState().steps}
+
+
+def _multi_head_core() -> dict[str, Callable[[], object]]:
+    from app.plates.multi_head import MultiHeadState
+
+    s = MultiHeadState()
+    return {"MultiHeadState.result": s.result, "MultiHeadState.counts": s.counts}
+
+
+# Clicks on the cells of a categorical heat map (the masking plate's mask): walk the cells below
+# and on the diagonal, row by row, so every click flips one cell and no row is ever left empty
+# for long (the second pass flips them back).
+MASK_CELL = """(i) => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('mask_plot'));
+  const fr = v.frame.bbox, r = v.canvas_view.events_el.getBoundingClientRect();
+  const nq = v.model.y_range.factors.length, nk = v.model.x_range.factors.length;
+  const cells = [];
+  for (let q = 1; q < nq; q++) for (let k = 0; k < q; k++) cells.push([q, k]);
+  const [q, k] = cells[i % cells.length];
+  return [r.left + fr.left + (k + 0.5) * fr.width / nk, r.top + fr.top + (q + 0.5) * fr.height / nq];
+}"""
+
+# Clicks on the multi-head plate's h buttons, alternating between the two head counts that split
+# the default width (so no click is refused).
+HEAD_BUTTON = """(i) => {
+  const m = Bokeh.documents[0].get_model_by_name('h'), v = Bokeh.index.find_one(m);
+  const want = [1, 2][i % 2], idx = m.labels.indexOf(String(want));
+  const b = v.shadow_el.querySelectorAll('button')[idx].getBoundingClientRect();
+  return [b.left + b.width / 2, b.top + b.height / 2];
+}"""
+
+
 DRIVERS: dict[str, Driver] = {
-    "lookup": Driver(slug="lookup", plot="vectors", query="query", slider="angle", watch=("weights", "output"),
-                     text="readout", text_contains="output =", core=_lookup_core),
+    "lookup": Driver(slug="lookup", plot="vectors", query="query", radius=2.5, slider="angle", watch=("weights", "output"),
+                     text="readout", text_contains="output =", frame="vectors", core=_lookup_core),
+    # The default example is one-dimensional (no pictures): the 2-D one has keys and a query to drag.
+    "worked": Driver(slug="worked", plot="keys_plot", query="query", slider="length", params="?preset=four-tokens",
+                     watch=("worked_table", "worked_output"), text="output_view", text_contains="",
+                     frame="keys_plot", core=_worked_core),
+    # The flat-line chart: a drag along x sets the width to the nearest power of two; each move
+    # goes to the next width, so every move changes the plate.
+    "scaling": Driver(slug="scaling", plot="flat_plot", sweep=tuple(float(2 ** e) for e in range(11)), sweep_y=0.5,
+                      slider="d_k", watch=("histogram", "jacobian"), text="readout", text_contains="d_k",
+                      frame="histogram_plot", core=_scaling_core),
+    "self-attention": Driver(slug="self-attention", slider="n", watch=("weights", "output"), text="check_readout",
+                             text_contains="", frame="worked_map", core=_self_attention_core),
+    "masking": Driver(slug="masking", slider="n", clicks=MASK_CELL, click_label="tap a mask cell",
+                      watch=("weights", "output"), text="notes", text_contains="", frame="mask_plot",
+                      core=_masking_core),
+    "multi-head": Driver(slug="multi-head", slider="n", clicks=HEAD_BUTTON, click_label="click an h button",
+                         watch=("head_weights", "mh_output"), text="summary", text_contains="head",
+                         frame="head_maps", core=_multi_head_core),
 }
 
 # --- readiness tests (run at every frame from navigation start) ------------------------------
@@ -53,11 +142,11 @@ BOKEH_IDLE = ("window.Bokeh && Bokeh.documents && Bokeh.documents.length > 0 && 
 
 def ready_for_driver(d: Driver | None) -> str:
     """A page of ours is ready when the Bokeh document is idle (every root view has rendered)
-    and, with a driver, the plot has a frame and the output text is on screen."""
+    and, with a driver, its main figure has a frame and the output text is on screen."""
     if d is None:
         return f"() => !!({BOKEH_IDLE})"
     return (f"() => {{ if (!({BOKEH_IDLE})) return false; const d = Bokeh.documents[0];"
-            f" const v = Bokeh.index.find_one(d.get_model_by_name({d.plot!r}));"
+            f" const v = Bokeh.index.find_one(d.get_model_by_name({d.frame!r}));"
             f" if (!v || !v.frame || !(v.frame.bbox.width > 0)) return false;"
             f" const t = Bokeh.index.find_one(d.get_model_by_name({d.text!r}));"
             f" return !!t && (t.shadow_el || t.el).textContent.includes({d.text_contains!r}); }}")
@@ -92,10 +181,12 @@ class Target:
     ready: str  # JS readiness test
     hook: tuple  # ("bokeh", [specs]) or ("text", "js function returning the output text") or ()
     slider: dict | None  # {"tag": (js, arg) or None, "selector": css}
-    drag: dict | None  # {"plot", "query", "live": bool}
+    drag: dict | None  # {"plot", "query" or "sweep", "live": bool}
     server: object | None = None  # _harness.Server, for CPU and memory
     note: str = ""
     idle: float = 0.0  # the server's idle CPU, ms per s (measured before the interactions)
+    clicks: dict | None = None  # {"at": js (i) => [x, y], "label": what a click does}
+    need: dict = field(default_factory=dict)  # interaction -> the hook labels that must all change
 
 
 def ours(slug: str, url: str, driver: Driver | None, served: bool, server=None) -> Target:
@@ -103,10 +194,19 @@ def ours(slug: str, url: str, driver: Driver | None, served: bool, server=None) 
     if driver is None:
         return Target(f"{slug}.{where}", f"{slug} · {where}", url, ready_for_driver(None), (), None, None, server,
                       note="no driver for this plate yet: cold load and bytes only")
-    specs = [{"label": n, "name": n} for n in driver.watch]
-    return Target(f"{slug}.{where}", f"{slug} · {where}", url, ready_for_driver(driver), ("bokeh", specs),
-                  {"tag": (TAG_BOKEH_SLIDER, {"name": driver.slider}), "selector": "[data-bench-slider] .noUi-handle"},
-                  {"plot": driver.plot, "query": driver.query, "live": True}, server)
+    names = list(dict.fromkeys([*driver.watch, *(n for v in driver.watch_by.values() for n in v)]))
+    need = {k: list(driver.watch_by.get(k, driver.watch)) for k in ("drag", "slider", "click")}
+    slider = ({"tag": (TAG_BOKEH_SLIDER, {"name": driver.slider}), "selector": "[data-bench-slider] .noUi-handle"}
+              if driver.slider else None)
+    url += driver.params
+    drag = None
+    if driver.plot and driver.query:
+        drag = {"plot": driver.plot, "query": driver.query, "radius": driver.radius, "live": True}
+    elif driver.plot and driver.sweep:
+        drag = {"plot": driver.plot, "sweep": list(driver.sweep), "sweep_y": driver.sweep_y, "live": True}
+    clicks = {"at": driver.clicks, "label": driver.click_label} if driver.clicks else None
+    return Target(f"{slug}.{where}", f"{slug} · {where}", url, ready_for_driver(driver),
+                  ("bokeh", [{"label": n, "name": n} for n in names]), slider, drag, server, clicks=clicks, need=need)
 
 
 def baseline(url: str, server) -> Target:

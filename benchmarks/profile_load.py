@@ -86,33 +86,31 @@ def js_profile(page_url: str, ready: str, loads: int) -> dict:
 
 
 def interaction_profile(page_url: str, t: D.Target, moves: int = 40, presses: int = 40) -> dict:
-    """JS self time during drag moves and slider presses (sampling profiler), per interaction."""
-    import argparse as _ap
-
+    """JS self time during drag moves, slider presses and clicks (sampling profiler), per interaction."""
     from playwright.sync_api import sync_playwright
 
     import run as R
 
     out = {}
+    kinds = [k for k, on in (("drag", t.drag), ("slider", t.slider), ("click", t.clicks)) if on]
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=H.CHROMIUM, args=H.CHROMIUM_ARGS)
         try:
-            for what in ("drag", "slider"):
+            for what in kinds:
                 ctx, page, _, _ = H.open_page(b, page_url, t.ready)
                 R.install_hooks(page, t)
                 cdp = ctx.new_cdp_session(page)
                 cdp.send("Profiler.enable")
                 cdp.send("Profiler.setSamplingInterval", {"interval": 100})
                 cdp.send("Profiler.start")
-                args = _ap.Namespace(moves=moves, presses=presses, gestures=10)
-                res = R.drag_live(page, t, moves) if what == "drag" else R.slider_presses(page, t, presses)
+                res = (R.drag_live(page, t, moves) if what == "drag" else R.slider_presses(page, t, presses)
+                       if what == "slider" else R.clicks(page, t, presses))
                 prof = cdp.send("Profiler.stop")["profile"]
                 ctx.close()
                 n = moves if what == "drag" else presses
-                out[what] = {"latency": {k: res.get(k) for k in ("move_ms", "press_ms", "event_to_change_ms",
+                out[what] = {"latency": {k: res.get(k) for k in ("move_ms", "press_ms", "click_ms", "event_to_change_ms",
                                                                  "change_to_frame_ms") if k in res},
                              **summarise_profile(prof, n)}
-                del args
         finally:
             b.close()
     return out
@@ -231,14 +229,19 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--plate", default="lookup")
     ap.add_argument("--loads", type=int, default=3)
+    ap.add_argument("--moves", type=int, default=40, help="moves, presses and clicks profiled per interaction")
     ap.add_argument("--baseline", action="store_true", help="also profile benchmarks/baseline_app.py")
     ap.add_argument("--interactions", action="store_true",
                     help="also profile the exported page's JS during drag moves and slider presses")
+    ap.add_argument("--interactions-only", action="store_true",
+                    help="only the exported page's interactions (no load profiles, no server)")
     ap.add_argument("--py-spy", action="store_true", help="profile the server with py-spy during the loads")
     ap.add_argument("--out", default=str(HERE / "results" / "profile.json"))
     a = ap.parse_args(argv)
 
-    out: dict = {"plate": a.plate, "build": build_cost(a.plate)}
+    out: dict = {"plate": a.plate}
+    if not a.interactions_only:
+        out["build"] = build_cost(a.plate)
     d = D.DRIVERS.get(a.plate)
     tmp = Path(tempfile.mkdtemp(prefix="bench-profile-"))
     servers = []
@@ -246,16 +249,19 @@ def main(argv=None) -> int:
         subprocess.run([sys.executable, "-m", "app", "export", str(tmp), "--plate", a.plate], cwd=REPO, check=True,
                        capture_output=True, timeout=600)
         exported_url = (tmp / f"{a.plate}.html").as_uri()
-        out["exported"] = js_profile(exported_url, D.ready_for_driver(d), a.loads)
-        if d is not None and a.interactions:
-            out["exported_interactions"] = interaction_profile(exported_url, D.ours(a.plate, exported_url, d, False))
-
+        if not a.interactions_only:
+            out["exported"] = js_profile(exported_url, D.ready_for_driver(d), a.loads)
+        if d is not None and (a.interactions or a.interactions_only):
+            t = D.ours(a.plate, exported_url, d, False)
+            out["exported_interactions"] = interaction_profile(t.url, t, a.moves, a.moves)
         targets = [("served", [sys.executable, "-m", "app", "serve", "--port", "{port}"], f"/{a.plate}", "/liveness",
                     D.ready_for_driver(d))]
         if a.baseline:
             targets.append(("baseline", [str(Path(sys.executable).with_name("panel")), "serve",
                                          str(HERE / "baseline_app.py"), "--port", "{port}", "--liveness"],
                             "/baseline_app", "/liveness", D.BASELINE_READY))
+        if a.interactions_only:
+            targets = []
         for name, cmd, path, health, ready in targets:
             port = H.free_port()
             srv = H.Server(name, [c.replace("{port}", str(port)) for c in cmd], f"http://localhost:{port}{path}",

@@ -19,6 +19,7 @@ says so. Prints a Markdown table and writes benchmarks/results/bench.json (+ ben
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import platform
@@ -135,21 +136,55 @@ def grab(page, plot: str, query: str, sx: float, sy: float, to: tuple[float, flo
     return False
 
 
+def frame_point(page, plot: str, x: float, fy: float) -> tuple[float, float]:
+    """Page position of data x in `plot`, at fraction fy of the frame's height (from the top)."""
+    return tuple(page.evaluate("""([n, x, fy]) => {
+      const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(n));
+      const r = v.canvas_view.events_el.getBoundingClientRect(), f = v.frame.bbox;
+      return [r.left + v.frame.x_scale.compute(x), r.top + f.top + fy * f.height]; }""", [plot, x, fy]))
+
+
+def drag_path(page, t: D.Target, n: int) -> tuple[tuple[float, float], list[tuple[float, float]], callable]:
+    """Where to press, then n page positions to move through, and a test that the drag has hold.
+
+    Round a point: a circle about the origin through the point, 2.5° (about 5 px) a move.
+    A sweep: the plot's x values in turn, there and back (the scaling plate's widths)."""
+    plot = t.drag["plot"]
+    if "query" in t.drag:
+        query = t.drag["query"]
+        x, y = query_xy(page, query)
+        a0 = math.degrees(math.atan2(y, x))
+        radius, step = t.drag.get("radius") or math.hypot(x, y), 2.5
+        start = tuple(page.evaluate(H.TO_PAGE, [plot, x, y]))
+        path = [tuple(page.evaluate(H.TO_PAGE, [plot, radius * math.cos(math.radians(a0 + step * (i + 1))),
+                                                radius * math.sin(math.radians(a0 + step * (i + 1)))]))
+                for i in range(n)]
+        return start, path, (lambda p0=(x, y): query_xy(page, query) != p0)
+    xs, fy = t.drag["sweep"], t.drag["sweep_y"]
+    there_and_back = xs + xs[-2:0:-1]
+    order = [there_and_back[(i + 1) % len(there_and_back)] for i in range(n)]
+    pts = {x: frame_point(page, plot, x, fy) for x in xs}
+    return pts[xs[0]], [pts[x] for x in order], (lambda: True)
+
+
 def drag_live(page, t: D.Target, moves: int, warmup: int = 5) -> dict:
-    """Press on the query and move it round a circle one move at a time, each waited for."""
-    plot, query = t.drag["plot"], t.drag["query"]
+    """Press in the plot and move one move at a time, each waited for (see drag_path)."""
+    plot = t.drag["plot"]
     scroll_to_plot(page, plot)
-    x, y = query_xy(page, query)
-    a0 = math.degrees(math.atan2(y, x))
-    to_page = lambda ax, ay: page.evaluate(H.TO_PAGE, [plot, ax, ay])  # noqa: E731
     page.evaluate("() => __bench.reset(null)")
-    sx, sy = to_page(x, y)
-    radius, step = 2.5, 2.5  # data units, degrees per move (about 5 px at this plot's scale)
-    path = [to_page(radius * math.cos(math.radians(a0 + step * (i + 1))),
-                    radius * math.sin(math.radians(a0 + step * (i + 1)))) for i in range(warmup + moves)]
-    # Not measured: grab the query and bring it to the circle (positions are all computed first).
-    if not grab(page, plot, query, sx, sy, path[warmup - 1]):
-        raise RuntimeError("the drag could not grab the query")
+    (sx, sy), path, holds = drag_path(page, t, warmup + moves)
+    # Not measured: grab and bring the pointer onto the path (positions are all computed first).
+    if "query" in t.drag:
+        if not grab(page, plot, t.drag["query"], sx, sy, path[warmup - 1]):
+            raise RuntimeError("the drag could not grab the query")
+    else:
+        page.mouse.move(sx, sy)
+        page.mouse.down()
+        for px, py in path[:warmup]:
+            page.mouse.move(px, py, steps=2)
+        page.wait_for_timeout(100)
+    if t.need.get("drag"):
+        page.evaluate("(n) => { __bench.need = n; }", t.need["drag"])
     meter = H.CpuMeter(t.server and t.server.pid, t.idle)
     ws0 = page.evaluate("() => __bench.ws_sent")
     page.evaluate("() => __bench.reset('move')")
@@ -180,6 +215,42 @@ def drag_live(page, t: D.Target, moves: int, warmup: int = 5) -> dict:
     if t.server:
         out["server_cpu_per_move"] = cpu_moves
         out["server_cpu_per_release"] = cpu_release
+    return out
+
+
+def clicks(page, t: D.Target, n: int) -> dict:
+    """n clicks (a tap on a cell, a press of a button), each waited for: pointerup -> painted update."""
+    if t.need.get("click"):
+        page.evaluate("(n) => { __bench.need = n; }", t.need["click"])
+    first = page.evaluate(t.clicks["at"], 0)
+    page.mouse.move(*first)
+    page.evaluate("() => window.scrollBy(0, 0)")
+    meter = H.CpuMeter(t.server and t.server.pid, t.idle)
+    page.evaluate("() => __bench.reset('release')")
+    ok = misses = 0
+    for i in range(n):
+        x, y = page.evaluate(t.clicks["at"], i)
+        page.mouse.click(x, y)
+        if H.wait_done(page, ok + 1, 5000):
+            ok += 1
+            misses = 0
+        else:
+            misses += 1
+            if misses >= 5:
+                break
+        page.wait_for_timeout(20)  # two clicks in a row on one spot would be a double click
+    rs = H.rows(page)
+    cpu = meter.per(len(rs))
+    page.evaluate("() => __bench.reset(null)")
+    page.wait_for_timeout(500)
+    after = H.settle(page, t.server and t.server.pid, t.idle)
+    lat, missed = H.latencies(rs)
+    out = {"click_ms": H.summary(lat), "clicks": len(rs), "clicks_without_update": missed, **H.breakdown(rs),
+           "after_last_click": after, "what": t.clicks["label"]}
+    if misses >= 5:
+        out["error"] = "5 clicks in a row got no update; stopped"
+    if t.server:
+        out["server_cpu_per_click"] = cpu
     return out
 
 
@@ -250,10 +321,19 @@ def slider_presses(page, t: D.Target, presses: int) -> dict:
     # Step away from the nearer end (a drag before may have left the value near it).
     now, lo, hi = handle.evaluate(SLIDER_POSITION)
     key = "ArrowLeft" if None not in (now, lo, hi) and now - lo > (hi - lo) / 2 else "ArrowRight"
+    if t.need.get("slider"):
+        page.evaluate("(n) => { __bench.need = n; }", t.need["slider"])
     page.evaluate("() => __bench.reset('key')")
     meter = H.CpuMeter(t.server and t.server.pid, t.idle)
     ok = misses = refocus = 0
     for _ in range(presses):
+        # Short sliders (a few tokens, eleven widths): turn round at either end (read between presses).
+        pos, lo, hi = handle.evaluate(SLIDER_POSITION)
+        if None not in (pos, lo, hi):
+            if pos >= hi:
+                key = "ArrowLeft"
+            elif pos <= lo:
+                key = "ArrowRight"
         page.keyboard.press(key)
         if H.wait_done(page, ok + 1, 5000):
             ok += 1
@@ -282,7 +362,7 @@ def slider_presses(page, t: D.Target, presses: int) -> dict:
 
 def interactions(browser, t: D.Target, a: argparse.Namespace) -> dict:
     out: dict = {}
-    if t.drag is None and t.slider is None:
+    if t.drag is None and t.slider is None and t.clicks is None:
         return out
     t0 = time.monotonic()
     ctx, page, _, errors = H.open_page(browser, t.url, t.ready)
@@ -303,9 +383,15 @@ def interactions(browser, t: D.Target, a: argparse.Namespace) -> dict:
                 page.mouse.up()
         if t.slider is not None:
             try:
-                out["slider"] = slider_presses(page, t, a.presses)
+                compared = t.key.split(".")[0] == "lookup" or t.key in ("baseline", "streamlit", "voila")
+                out["slider"] = slider_presses(page, t, a.compare_presses if compared else a.presses)
             except Exception as exc:  # noqa: BLE001
                 out["slider"] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+        if t.clicks is not None:
+            try:
+                out["click"] = clicks(page, t, a.clicks)
+            except Exception as exc:  # noqa: BLE001
+                out["click"] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
         out["page_errors"] = errors[:5]
     finally:
         ctx.close()
@@ -315,25 +401,26 @@ def interactions(browser, t: D.Target, a: argparse.Namespace) -> dict:
 def measure(browser, t: D.Target, a: argparse.Namespace) -> dict:
     """Everything for one page. Pages with something to drive also get memory and interactions;
     the others (plates without a driver) cold load and bytes only. Errors are recorded, not raised."""
-    full = t.drag is not None or t.slider is not None
+    full = t.drag is not None or t.slider is not None or t.clicks is not None
     res: dict = {"label": t.label, "url": t.url, "note": t.note, "loadavg_start": os.getloadavg()}
     t0, st0 = time.monotonic(), H.cpu_stat()
     try:
         # Interactions first, on a fresh server: the sessions later loads leave behind are
         # destroyed (and garbage-collected) in the background, which would blur CPU per interaction.
-        if full:
+        if full and not a.cold_only:
             log(f"{t.label}: interactions")
             res.update(interactions(browser, t, a))
-            for k in ("drag", "slider"):
+            for k in ("drag", "slider", "click"):
                 if get(res, k, "error"):
                     log(f"{t.label}: {k}: {res[k]['error'][:200]}")
-            if t.server is not None:
+            if t.server is not None and (t.key.split(".")[0] in a.memory_plates or t.key in ("baseline", "streamlit", "voila")):
                 log(f"{t.label}: memory")
                 res["memory"] = memory(browser, t, a.pages)
         elif t.server is not None:  # warm the server's first session for this page (imports) over plain HTTP
             with urllib.request.urlopen(t.url, timeout=120) as r:
                 r.read()
-        n = a.compare_loads if full else a.loads  # the pages compared with the peers get the peers' count
+        compared = t.key.split(".")[0] == "lookup" or t.key in ("baseline", "streamlit", "voila")
+        n = a.compare_loads if compared else a.loads  # the pages compared with the peers get the peers' count
         log(f"{t.label}: {n} cold loads")
         res["cold"] = cold_loads(browser, t, n)
     except Exception as exc:  # noqa: BLE001 - a broken page is a result too; the run goes on
@@ -380,9 +467,10 @@ def run(a: argparse.Namespace) -> dict:
     load0 = os.getloadavg()
     slugs = a.plates or registry.slugs()
     peers = Path(a.peers).resolve() if a.peers else None
-    result: dict = {"settings": {"loads": a.loads, "compare_loads": a.compare_loads, "moves": a.moves, "presses": a.presses, "gestures": a.gestures,
+    result: dict = {"settings": {"loads": a.loads, "compare_loads": a.compare_loads, "moves": a.moves, "presses": a.presses, "compare_presses": a.compare_presses, "clicks": a.clicks,
+                                 "memory_plates": a.memory_plates, "cold_only": a.cold_only, "gestures": a.gestures,
                                  "extra_pages": a.pages, "seed": SEED, "niceness": a.niceness, "viewport": H.VIEWPORT,
-                                 "chromium_args": H.CHROMIUM_ARGS},
+                                 "chromium_args": H.CHROMIUM_ARGS + a.chromium_args},
                     "versions": versions(peers), "plates": {}, "core": {}, "notes": []}
     result["plates"] = {s: {"driver": (D.DRIVERS[s].__dict__ | {"core": None}) if s in D.DRIVERS else None}
                         for s in slugs}
@@ -396,6 +484,7 @@ def run(a: argparse.Namespace) -> dict:
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-"))
     servers: list[H.Server] = []
+    before_tree: list[Path] = []
 
     def server(name: str, cmd: list[str], path: str, health: str, env: dict | None = None,
                cwd: Path = REPO, timeout: float = 90.0) -> H.Server:
@@ -443,30 +532,55 @@ def run(a: argparse.Namespace) -> dict:
                 srv.stop()
 
     try:
-        log("exporting every plate")
+        # Ours, and with --before REF the same pages from another commit (a git worktree of REF),
+        # measured in turn plate by plate so both see the same machine.
+        variants = [("", REPO)]
+        if a.before:
+            wt = tmp / "before"
+            subprocess.run(["git", "worktree", "add", "--detach", str(wt), a.before], cwd=REPO, check=True,
+                           capture_output=True, text=True)
+            before_tree.append(wt)
+            variants.append(("before", wt))
+            result["before"] = {"ref": a.before, "commit": subprocess.run(
+                ["git", "rev-parse", a.before], cwd=REPO, capture_output=True, text=True).stdout.strip(), "plates": {}}
+        exports = {}
         t0 = time.monotonic()
-        exp = tmp / "export"
-        r = subprocess.run([sys.executable, "-m", "app", "export", str(exp)], cwd=REPO, capture_output=True,
-                           text=True, timeout=600)
-        if r.returncode != 0:  # one broken plate: export the others one by one
-            result["notes"].append(f"export of every plate failed ({r.stderr.strip()[-300:]}); exported one by one")
-            for s in slugs:
-                r = subprocess.run([sys.executable, "-m", "app", "export", str(exp), "--plate", s], cwd=REPO,
-                                   capture_output=True, text=True, timeout=600)
-                if r.returncode != 0:
-                    result["plates"][s]["export_error"] = r.stderr.strip()[-600:]
+        for tag, root in variants:
+            log(f"exporting every plate{' (' + tag + ')' if tag else ''}")
+            exp = tmp / f"export{'-' + tag if tag else ''}"
+            exports[tag] = exp
+            r = subprocess.run([sys.executable, "-m", "app", "export", str(exp)], cwd=root, capture_output=True,
+                               text=True, timeout=600)
+            if r.returncode != 0:  # one broken plate: export the others one by one
+                result["notes"].append(f"export of every plate failed ({r.stderr.strip()[-300:]}); exported one by one")
+                for s in slugs:
+                    r = subprocess.run([sys.executable, "-m", "app", "export", str(exp), "--plate", s], cwd=root,
+                                       capture_output=True, text=True, timeout=600)
+                    if r.returncode != 0:
+                        result["plates"][s]["export_error"] = r.stderr.strip()[-600:]
         result["export_seconds"] = round(time.monotonic() - t0, 1)
 
+        def store(tag: str, slug: str, where: str, r: dict) -> None:
+            if tag:
+                result["before"]["plates"].setdefault(slug, {})[where] = r
+            else:
+                result["plates"][slug][where] = r
+            # What is measured so far, in case the run is stopped (bench.json comes at the end).
+            Path(a.out).mkdir(parents=True, exist_ok=True)
+            (Path(a.out) / "bench.partial.json").write_text(H.dumps(result), encoding="utf-8")
+
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=H.CHROMIUM, args=H.CHROMIUM_ARGS)
+            browser = pw.chromium.launch(executable_path=H.CHROMIUM, args=H.CHROMIUM_ARGS + a.chromium_args)
             try:
                 if "served" not in a.skip:
                     try:
-                        ours = server("ours", [sys.executable, "-m", "app", "serve", "--port", "{port}"], "/",
-                                      "/liveness")
+                        ours = {tag: server(f"ours{'-' + tag if tag else ''}",
+                                            [sys.executable, "-m", "app", "serve", "--port", "{port}"], "/",
+                                            "/liveness", cwd=root) for tag, root in variants}
                         for s in slugs:
-                            t = D.ours(s, f"{ours.url.rstrip('/')}/{s}", D.DRIVERS.get(s), True, ours)
-                            result["plates"][s]["served"] = measure(browser, t, a)
+                            for tag, srv in ours.items():
+                                t = D.ours(s, f"{srv.url.rstrip('/')}/{s}", D.DRIVERS.get(s), True, srv)
+                                store(tag, s, "served", measure(browser, t, a))
                     except RuntimeError as exc:  # the server did not start
                         for s in slugs:
                             result["plates"][s].setdefault("served", {"error": str(exc)[:600]})
@@ -474,15 +588,16 @@ def run(a: argparse.Namespace) -> dict:
                         for srv in servers:
                             srv.stop()
                 for s in ([] if "exported" in a.skip else slugs):
-                    d = D.DRIVERS.get(s)
-                    f = exp / f"{s}.html"
-                    if not f.is_file():
-                        result["plates"][s]["exported"] = {"error": "not exported"}
-                        continue
-                    t = D.ours(s, f.resolve().as_uri(), d, False)
-                    r = measure(browser, t, a)
-                    r["file_bytes"] = f.stat().st_size
-                    result["plates"][s]["exported"] = r
+                    for tag, exp in exports.items():
+                        d = D.DRIVERS.get(s)
+                        f = exp / f"{s}.html"
+                        if not f.is_file():
+                            store(tag, s, "exported", {"error": "not exported"})
+                            continue
+                        t = D.ours(s, f.resolve().as_uri(), d, False)
+                        r = measure(browser, t, a)
+                        r["file_bytes"] = f.stat().st_size
+                        store(tag, s, "exported", r)
 
                 if "baseline" not in a.skip:
                     result["baseline"] = guarded(lambda: measure(browser, D.baseline(*start_baseline()), a))
@@ -498,6 +613,8 @@ def run(a: argparse.Namespace) -> dict:
     finally:
         for srv in servers:
             srv.stop()
+        for wt in before_tree:
+            subprocess.run(["git", "worktree", "remove", "--force", str(wt)], cwd=REPO, capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
     result["elapsed_s"] = round(time.monotonic() - started, 1)
     result["loadavg_start"], result["loadavg_end"] = load0, os.getloadavg()
@@ -550,12 +667,15 @@ METRICS = [
     ("drag: move → bars & numbers, p95", ("drag", "move_ms", "p95"), "ms"),
     ("slider: arrow key → bars & numbers, median", ("slider", "press_ms", "median"), "ms"),
     ("slider: arrow key → bars & numbers, p95", ("slider", "press_ms", "p95"), "ms"),
+    ("click: tap / button → update, median", ("click", "click_ms", "median"), "ms"),
+    ("click: tap / button → update, p95", ("click", "click_ms", "p95"), "ms"),
     ("cold load → first complete render, median", ("cold", "ready_ms", "median"), "s"),
     ("cold load → first complete render, p95", ("cold", "ready_ms", "p95"), "s"),
     ("bytes per page (HTTP + websocket)", ("cold", "bytes", "total_bytes"), "B"),
     ("… of which websocket", ("cold", "bytes", "ws_bytes"), "B"),
     ("server CPU per slider press", ("slider", "server_cpu_per_press", "ms_per"), "ms"),
     ("server CPU per drag move", ("drag", "server_cpu_per_move", "ms_per"), "ms"),
+    ("server CPU per click", ("click", "server_cpu_per_click", "ms_per"), "ms"),
     ("server CPU per drag release (baseline: per gesture)", ("drag", "server_cpu_per_release", "ms_per"), "ms"),
     ("server CPU per page load", ("cold", "server_cpu_per_load", "ms_per"), "ms"),
     ("after a drag ends: frames sent to the server per s", ("drag", "after_release", "ws_frames_sent_per_s"), "/s"),
@@ -604,7 +724,7 @@ def table(res: dict) -> str:
     for slug, p in res["plates"].items():
         served, exported = p.get("served"), p.get("exported")
         head = ["metric", "ours served", "× baseline", "ours exported", "× baseline", "baseline (Panel)"]
-        head += [peers[k]["label"] for k in peers]
+        head += [peers[k].get("label", k) for k in peers]
         if peers:
             head += ["× best peer (served)", "× best peer (exported)"]
         lines += [f"### {slug}" + ("" if p.get("driver") else " (no driver yet: cold load and bytes only)"), "",
@@ -613,6 +733,8 @@ def table(res: dict) -> str:
             if not p.get("driver") and path[0] != "cold":
                 continue
             s, e = cell(served, path, unit, "served"), cell(exported, path, unit, "exported")
+            if path[0] in ("drag", "slider", "click") and get(served, path[0]) is None and get(exported, path[0]) is None:
+                continue  # the plate has no such control
             b = cell(base, path, unit, "baseline")
             bv = baseline_value(base, path)
             row = [label, fmt(s, unit), ratio(bv, s), fmt(e, unit), ratio(bv, e)]
@@ -655,22 +777,106 @@ def table(res: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+SUMMARY_METRICS = [
+    ("drag move → update, median", ("drag", "move_ms", "median"), "ms"),
+    ("drag move → update, p95", ("drag", "move_ms", "p95"), "ms"),
+    ("slider key → update, median", ("slider", "press_ms", "median"), "ms"),
+    ("slider key → update, p95", ("slider", "press_ms", "p95"), "ms"),
+    ("click → update, median", ("click", "click_ms", "median"), "ms"),
+    ("cold load, median", ("cold", "ready_ms", "median"), "s"),
+    ("bytes per page", ("cold", "bytes", "total_bytes"), "B"),
+    ("server CPU per page load", ("cold", "server_cpu_per_load", "ms_per"), "ms"),
+    ("server CPU per slider key", ("slider", "server_cpu_per_press", "ms_per"), "ms"),
+    ("server CPU per drag release", ("drag", "server_cpu_per_release", "ms_per"), "ms"),
+]
+
+
+def summary_table(res: dict) -> str:
+    """Every plate in one table: ours served and exported, the baseline, the best peer, the ratios."""
+    base = res.get("baseline") or {}
+    peers = res.get("peers") or {}
+    head = ["plate", "figure", "served", "× baseline", "exported", "× baseline", "baseline (Panel)"]
+    if peers:
+        head += ["best peer", "× best peer (served / exported)"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for slug, p in res["plates"].items():
+        served, exported = p.get("served") or {}, p.get("exported") or {}
+        for label, path, unit in SUMMARY_METRICS:
+            sv, ev = get(served, *path), get(exported, *path)
+            if sv is None and ev is None:
+                continue
+            bv = baseline_value(base, path)
+            bcell = fmt(bv, unit)
+            if path[:2] == ("drag", "move_ms") and bv is not None:
+                bcell = f"{fmt(bv, unit)} (release → update; nothing during the move)"
+            row = [slug, label, fmt(sv, unit), ratio(bv, sv), fmt(ev, unit), ratio(bv, ev), bcell]
+            if peers:
+                pv = {k: get(peers[k], *path) for k in peers}
+                nums = {k: v for k, v in pv.items() if isinstance(v, (int, float))}
+                if nums and path[0] != "drag":
+                    k = min(nums, key=nums.get)
+                    row += [f"{fmt(nums[k], unit)} ({peers[k].get('label', k)})",
+                            f"{ratio(nums[k], sv)} / {ratio(nums[k], ev)}"]
+                else:
+                    row += ["—", "—"]
+            lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+BEFORE_METRICS = [m for m in METRICS if m[1][0] in ("drag", "slider", "click", "cold")
+                  or m[1][:2] == ("cold", "server_cpu_per_load")]
+
+
+def before_table(res: dict) -> str:
+    """Ours next to the same pages at --before REF, measured in turn in this run: before ÷ ours."""
+    b = res.get("before")
+    if not b:
+        return ""
+    lines = [f"### ours ÷ before ({b['ref']}, {b['commit'][:10]}), measured in turn in this run", "",
+             "| plate | metric | served now | served before | × before | exported now | exported before | × before |",
+             "|---|---|---|---|---|---|---|---|"]
+    for slug, p in res["plates"].items():
+        old = b["plates"].get(slug, {})
+        for label, path, unit in BEFORE_METRICS:
+            vals = [get(p.get("served"), *path), get(old.get("served"), *path),
+                    get(p.get("exported"), *path), get(old.get("exported"), *path)]
+            if all(v is None for v in vals):
+                continue
+            lines.append(f"| {slug} | {label} | {fmt(vals[0], unit)} | {fmt(vals[1], unit)} | {ratio(vals[1], vals[0])} | "
+                         f"{fmt(vals[2], unit)} | {fmt(vals[3], unit)} | {ratio(vals[3], vals[2])} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--peers", metavar="VENV", help="also measure Streamlit and Voila served from this venv")
     ap.add_argument("--loads", type=int, default=None,
                     help="cold loads per page (default 10; with --peers 15 for the lookup, baseline and peers)")
-    ap.add_argument("--moves", type=int, default=120, help="drag moves per page (>= 100)")
-    ap.add_argument("--presses", type=int, default=150, help="ArrowRight presses per slider")
+    ap.add_argument("--moves", type=int, default=100, help="drag moves per page (>= 100)")
+    ap.add_argument("--presses", type=int, default=100, help="arrow-key presses per slider")
+    ap.add_argument("--compare-presses", type=int, default=150,
+                    help="presses on the pages compared with the peers (the lookup, the baseline, the peers)")
+    ap.add_argument("--memory-plates", default="lookup",
+                    help="comma-separated plates whose server memory per open page is measured (the baseline's and "
+                         "peers' always are)")
+    ap.add_argument("--chromium-arg", dest="chromium_args", action="append", default=[],
+                    help="an extra Chromium flag (repeatable), e.g. --chromium-arg=--disable-frame-rate-limit")
+    ap.add_argument("--table-from", metavar="JSON", help="print the tables of an earlier run's bench.json and exit")
+    ap.add_argument("--cold-only", action="store_true", help="cold loads and bytes only (no interactions, no memory)")
+    ap.add_argument("--clicks", type=int, default=100, help="clicks on a plate's cells or buttons (>= 100)")
     ap.add_argument("--gestures", type=int, default=30, help="baseline drag gestures (release → update)")
     ap.add_argument("--pages", type=int, default=4, help="extra open pages for the memory figure")
     ap.add_argument("--skip", action="append", default=[], choices=["served", "exported", "baseline"],
                     help="leave out a group of pages (for quick reruns while developing)")
+    ap.add_argument("--before", metavar="GITREF",
+                    help="also measure the same pages at another commit (a git worktree), in turn with ours, "
+                         "and print ours ÷ before")
     ap.add_argument("--plate", dest="plates", action="append", help="only this plate (repeatable)")
     ap.add_argument("--no-nice", dest="nice", action="store_false",
                     help="do not raise the run's priority (by default it tries nice -10, which needs root)")
     ap.add_argument("--out", default=str(HERE / "results"), help="where bench.json and bench.md go")
     a = ap.parse_args(argv)
+    a.memory_plates = [x.strip() for x in a.memory_plates.split(",") if x.strip()]
     a.compare_loads = a.loads if a.loads is not None else (15 if a.peers else 10)
     if a.loads is None:
         a.loads = 10
@@ -681,10 +887,16 @@ def main(argv=None) -> int:
             a.niceness = -10
         except OSError:
             pass
+    if a.table_from:  # print the tables of an earlier run
+        res = json.loads(Path(a.table_from).read_text(encoding="utf-8"))
+        print(summary_table(res) + "\n" + table(res) + ("\n" + before_table(res) if res.get("before") else ""))
+        return 0
     res = run(a)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    md = table(res)
+    (out / "bench.json").write_text(H.dumps(res), encoding="utf-8")  # first: a table bug must not lose the run
+    md = ("## Every plate\n\n" + summary_table(res) + "\n" + table(res)
+          + ("\n" + before_table(res) if res.get("before") else ""))
     (out / "bench.json").write_text(H.dumps(res), encoding="utf-8")
     (out / "bench.md").write_text(md, encoding="utf-8")
     print()

@@ -52,12 +52,14 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     r.x[0] = hard;
     r.label[0] = "hard lookup " + fix(hard, 0);
     a.refs.change.emit();
-    quiet(a.readout, { text: readout_html(s.output, hard, s.winner) });
+    quiet_text(a.readout, readout_html(s.output, hard, s.winner));
     return s;
   }
 
   // Set model properties in this browser only: the live path never talks to the server.
   function quiet(model, props) { model.setv(props, { sync: false }); }
+  // A Div's words, set without Bokeh's relayout of the page (live.js; plain setv in node).
+  function quiet_text(model, html) { if (typeof AELive !== "undefined") AELive.text(model, html); else quiet(model, { text: html }); }
   // Set them and send them even when this browser already holds the same values (the live
   // path changed them quietly); this is how a finished gesture reaches Python.
   function send(model, props) { model.setv(props, { check_eq: false }); }

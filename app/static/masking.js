@@ -262,6 +262,8 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
   }
 
   function quiet(model, props) { model.setv(props, { sync: false }); }
+  // A Div's words, set without Bokeh's relayout of the page (live.js; plain setv in node).
+  function quiet_text(model, html) { if (typeof AELive !== "undefined") AELive.text(model, html); else quiet(model, { text: html }); }
   function send(model, props) { model.setv(props, { check_eq: false }); }
   function same_list(x, y) { return x.length === y.length && x.every(function (v, i) { return v === y[i]; }); }
 
@@ -292,7 +294,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     quiet(a.output_plot, { visible: !st.contrast });
     quiet(a.cweights_plot, { visible: st.contrast });
     quiet(a.coutput_plot, { visible: st.contrast });
-    quiet(a.notes, { text: d._notes });
+    quiet_text(a.notes, d._notes);
     write_url(a);
     return { settings: st, steps: s, mask: mask, data: d };
   }

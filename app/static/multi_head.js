@@ -212,6 +212,8 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
 
   // Set model properties in this browser only; Python follows the widgets and answers.
   function quiet(model, props) { model.setv(props, { sync: false }); }
+  // A Div's words, set without Bokeh's relayout of the page (live.js; plain setv in node).
+  function quiet_text(model, html) { if (typeof AELive !== "undefined") AELive.text(model, html); else quiet(model, { text: html }); }
 
   function settings(a) {
     return { d_model: Number(a.d_model.value), h: H_CHOICES[a.h.active], n: Math.round(Number(a.n.value)) };
@@ -237,7 +239,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
       var m = signed_limit(p[1]);
       quiet(p[0], { low: -m, high: m });
     });
-    quiet(a.summary, { text: summary_html(st.d_model, st.h, n) });
+    quiet_text(a.summary, summary_html(st.d_model, st.h, n));
     return r;
   }
 

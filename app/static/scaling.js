@@ -33,6 +33,8 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
   }
 
   function quiet(model, props) { model.setv(props, { sync: false }); }
+  // A Div's words, set without Bokeh's relayout of the page (live.js; plain setv in node).
+  function quiet_text(model, html) { if (typeof AELive !== "undefined") AELive.text(model, html); else quiet(model, { text: html }); }
   function send(model, props) { model.setv(props, { check_eq: false }); }
   function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
 
@@ -124,7 +126,7 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
 
     var root = Math.sqrt(d);
     var scores = BASE.map(function (b) { var raw = root * b; return st.scaled ? raw / root : raw; });
-    quiet(a.readout, { text: readout_html(d, st.scaled, std_raw, std_scaled, scores, w, largest, h) });
+    quiet_text(a.readout, readout_html(d, st.scaled, std_raw, std_scaled, scores, w, largest, h));
     return { d_k: d, scaled: st.scaled, weights: w, jacobian: J, entropy: h };
   }
 

@@ -328,6 +328,8 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
 
   // --- reading and writing the models --------------------------------------------------------
   function quiet(model, props) { model.setv(props, { sync: false }); }
+  // A Div's words, set without Bokeh's relayout of the page (live.js; plain setv in node).
+  function quiet_text(model, html) { if (typeof AELive !== "undefined") AELive.text(model, html); else quiet(model, { text: html }); }
   function send(model, props) { model.setv(props, { check_eq: false }); }
   function rows_of(col) { return Array.from(col).map(function (v) { return as_list(v); }); }
 
@@ -420,7 +422,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     }
     quiet(a.keys_plot, { visible: d_k === 2 });
     quiet(a.values_plot, { visible: d_v === 2 });
-    quiet(a.panel_note, { text: panel_note(d_k, d_v) });
+    quiet_text(a.panel_note, panel_note(d_k, d_v));
 
     var n = norm_of(q), end = slider_end(q), top = Math.max.apply(null, st.weight);
     loading = true;
@@ -442,13 +444,13 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
       quiet(a.sweep, { data: { length: [], top: [], uniform: [] } });
       quiet(a.now, { data: { length: [], top: [] } });
     }
-    quiet(a.sweep_note, { text: sweep_note(n, top, step) });
+    quiet_text(a.sweep_note, sweep_note(n, top, step));
 
     quiet(a.back, { disabled: step === 0 });
     quiet(a.next, { disabled: step === LIMITS.stages });
-    quiet(a.note, { text: stage_note(st, q, K, names, step, scaled, d_k, d_v) });
-    quiet(a.table_view, { text: table_html(st, names, K, V, step, scaled, d_k) });
-    quiet(a.output_view, { text: output_html(st, step) });
+    quiet_text(a.note, stage_note(st, q, K, names, step, scaled, d_k, d_v));
+    quiet_text(a.table_view, table_html(st, names, K, V, step, scaled, d_k));
+    quiet_text(a.output_view, output_html(st, step));
     var gk = a.guess_key.value;
     loading = true;
     try {
@@ -461,7 +463,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     var guess_msg = guess_vector(guess, d_v)[1];
     quiet(a.guess_error, { text: error_html(guess_msg) });
     var same = JSON.stringify([[q], K, V]) === JSON.stringify([p.query, p.keys, p.values]);
-    quiet(a.feedback, { text: feedback_html(st, names, step, a.guess_key.value, guess, d_v, same ? p.note : "") });
+    quiet_text(a.feedback, feedback_html(st, names, step, a.guess_key.value, guess, d_v, same ? p.note : ""));
     write_url(a);
     return st;
   }

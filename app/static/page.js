@@ -341,6 +341,12 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         else if (/^(size|line_width|x_offset|y_offset)$/.test(name)) ch[name] = rewrap(v, num(v) * k);
         else ch[name] = Math.max(1, Math.round(v * k));
       });
+      // A table keeps room for all its rows: its header does not shrink with k, and a table that
+      // scrolls inside a frame is a region the keyboard cannot reach.
+      if (it.model.type === "DataTable" && ch.height !== undefined && it.model.source) {
+        var rh = ch.row_height || it.model.row_height || 25;
+        ch.height = Math.max(ch.height, Math.ceil(it.model.source.get_length() * rh + Math.max(rh, 28) + 6));
+      }
       it.model.setv(ch, { sync: false });
     });
     document.documentElement.style.setProperty("--bokeh-font-size", (Math.round(base_font_px * k * 10) / 10) + "px");

@@ -16,7 +16,7 @@ from app.formatting import fix
 from helpers import assert_matches_core, changed, core_from_query, drag, query_xy, read_state, to_page_xy, wait_ready
 from test_site_deck import InFrame
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # make test-all
 
 SIZES = [(480, 320), (1024, 768), (1920, 1080)]
 FITTED = ("([w, h]) => window.AEPage && AEPage.fit_state && AEPage.fit_state.fitted === true && "

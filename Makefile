@@ -24,12 +24,12 @@ venv: $(STAMP)
 serve: $(STAMP)
 	$(VENV)/bin/attention-explorable serve --port $(PORT)
 
-# make test keeps within CI's 30-minute budget: the long browser runs (marked slow: axe in every
-# mode, the visual references, phones, embed sizes, 200 hostile links) are left to make test-all,
-# and the plate states get 1,000 generated cases each here instead of 10,000.
+# make test keeps within CI's 30-minute budget: the tests marked slow (the visual references,
+# whose renewal after this stop's header change is pending, and the embed sizes) are left to
+# make test-all.
 test: $(STAMP)
 	@sh .ci/ensure-chromium
-	AE_STATE_CASES=1000 $(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -m "not slow"
 
 test-all: $(STAMP)
 	@sh .ci/ensure-chromium

@@ -21,7 +21,7 @@ import pytest
 from app import registry
 from helpers import REPO
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]  # make test-all
+pytestmark = pytest.mark.browser
 HERE = REPO / "tests" / "browser"
 AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"
 WAIT = 120_000  # ms: generous, the machine may be shared by several browsers

@@ -20,7 +20,7 @@ import pytest
 from app import registry
 from helpers import REPO
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]  # make test-all
+pytestmark = pytest.mark.browser
 
 # A source of each plate that is filled once its numbers are on the page.
 PRIMARY = {"lookup": "weights", "worked": "worked_table", "scaling": "histogram", "self-attention": "worked_example",

@@ -12,7 +12,7 @@ import pytest
 
 from helpers import READ_STATE, assert_matches_core, core_from_query, to_page_xy, touch_drag, wait_synced
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]  # make test-all
+pytestmark = pytest.mark.browser
 WAIT = 120_000  # ms: the machine may be shared
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 

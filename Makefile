@@ -24,9 +24,8 @@ venv: $(STAMP)
 serve: $(STAMP)
 	$(VENV)/bin/attention-explorable serve --port $(PORT)
 
-# make test keeps within CI's 30-minute budget: the tests marked slow (the visual references,
-# whose renewal after this stop's header change is pending, and the embed sizes) are left to
-# make test-all.
+# make test keeps within CI's 30-minute budget: the tests marked slow (the embed sizes, about
+# 7 min) are left to make test-all.
 test: $(STAMP)
 	@sh .ci/ensure-chromium
 	$(PY) -m pytest -q -m "not slow"

@@ -14,7 +14,7 @@ import pytest
 from app import registry
 from visual import MAX_DIFFERING, REFERENCES, SIZES, difference, shoot
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]  # make test-all
+pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize("size", list(SIZES))

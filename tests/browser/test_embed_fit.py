@@ -16,7 +16,7 @@ from app.formatting import fix
 from helpers import assert_matches_core, changed, core_from_query, drag, query_xy, read_state, to_page_xy, wait_ready
 from test_site_deck import InFrame
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]  # make test-all
+pytestmark = pytest.mark.browser
 
 SIZES = [(480, 320), (1024, 768), (1920, 1080)]
 FITTED = ("([w, h]) => window.AEPage && AEPage.fit_state && AEPage.fit_state.fitted === true && "
@@ -63,13 +63,13 @@ def test_plate_fits_its_frame(new_tab, exported_site, tmp_path, slug):
     host.write_text(HOST.format(src=(exported_site / f"{slug}.html").as_uri() + "?embed=1", w=w0, h=h0), encoding="utf-8")
     tab = new_tab(viewport={"width": 1960, "height": 1120})
     page = tab.page
-    page.goto(host.as_uri(), wait_until="commit")
-    frame = page.locator("#plate").element_handle(timeout=60_000).content_frame()
+    page.goto(host.as_uri(), wait_until="load", timeout=120_000)  # "load" waits for the frame's page too
+    frame = page.main_frame.child_frames[0]
     ks = []
     for w, h in sizes:  # one load, then the frame is resized: page.js fits again
         page.evaluate("([w, h]) => { const f = document.getElementById('plate'); f.style.width = w + 'px'; "
                       "f.style.height = h + 'px'; }", [w, h])
-        frame.wait_for_function(FITTED, arg=[w, h], timeout=180_000)
+        frame.wait_for_function(FITTED, arg=[w, h], timeout=60_000)
         m = frame.evaluate(SCROLL)
         assert (m["cw"], m["ch"]) == (w, h), m
         assert m["sw"] <= m["cw"] and m["sh"] <= m["ch"], f"{slug} scrolls in a {w}×{h} frame: {m}"

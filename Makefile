@@ -24,8 +24,8 @@ venv: $(STAMP)
 serve: $(STAMP)
 	$(VENV)/bin/attention-explorable serve --port $(PORT)
 
-# make test keeps within CI's 30-minute budget: the tests marked slow (the embed sizes, about
-# 7 min) are left to make test-all.
+# make test keeps within CI's 30-minute budget: tests marked slow (none at present) are left
+# to make test-all.
 test: $(STAMP)
 	@sh .ci/ensure-chromium
 	$(PY) -m pytest -q -m "not slow"

@@ -149,6 +149,10 @@ PRESENT_MODEL_CSS = """
 input, select, textarea, button, label, .bk-input { font-size: %(min)dpx !important; }
 """ % {"min": PRESENT_MIN_PX}
 
+# Added to every Row in presentation mode: the larger widgets and type no longer fit a
+# 1280-pixel row, so its children wrap onto a new line instead of widening the page.
+PRESENT_ROW_CSS = ":host { flex-wrap: wrap !important; row-gap: 8px; }"
+
 
 def _hls(hex_colour: str) -> tuple[float, float, float]:
     r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
@@ -186,7 +190,7 @@ def dark_partner(hex_colour: str) -> str:
 
 def page_theme_options() -> dict:
     """What page.js needs to apply the modes (passed in the page's ready script)."""
-    return {"dark_map": dark_colour_map(), "dark_css": DARK_MODEL_CSS, "present_css": PRESENT_MODEL_CSS,
+    return {"dark_map": dark_colour_map(), "dark_css": DARK_MODEL_CSS, "present_css": PRESENT_MODEL_CSS, "present_row_css": PRESENT_ROW_CSS,
             "present_scale": PRESENT_SCALE, "present_min_px": PRESENT_MIN_PX,
             "present_soft_scale": PRESENT_SOFT_SCALE, "present_soft_min_px": PRESENT_SOFT_MIN_PX}
 

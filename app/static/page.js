@@ -252,8 +252,58 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     });
     if (dark) sheets.push(T.dark_css);
     if (present) sheets.push(T.present_css);
+    if (present && /(^|\.)Row$/.test(m.type || "") && T.present_row_css) sheets.push(T.present_row_css);
     m.setv({ stylesheets: sheets }, { sync: false });
     return true;
+  }
+
+  // A figure keeps its size in presentation mode, so a title, legend or axis label that has grown
+  // past its figure is brought back to the size that fits (never below its light-mode size).
+  var measure_ctx = null;
+  function text_px_width(text, px, font, style) {
+    measure_ctx = measure_ctx || document.createElement("canvas").getContext("2d");
+    measure_ctx.font = (style && style !== "normal" ? style + " " : "") + px + "px " + (font || "sans-serif");
+    return measure_ctx.measureText(String(text)).width;
+  }
+  function px_of(v) {
+    var m = /^([\d.]+)(px|pt)$/.exec(String(plain(v) || "").trim());
+    return m ? parseFloat(m[1]) * (m[2] === "pt" ? 4 / 3 : 1) : null;
+  }
+  function fit_text(m, prop, text, avail, font, style, light, extra) {
+    var px = px_of(m[prop]), lo = px_of(light);
+    if (px == null || !text || !(avail > 0)) return;
+    var need = text_px_width(text, px, font, style) + (extra || 0);
+    if (need <= avail) return;
+    var fitted = Math.max(lo || 0, Math.floor(px * avail / need));
+    if (fitted < px) m.setv({ [prop]: rewrap(m[prop], fitted + "px") }, { sync: false });
+  }
+  function fit_figure_text(doc, light) {
+    if (typeof Bokeh === "undefined" || !Bokeh.index) return;
+    Array.from(doc.all_models || []).forEach(function (plot) {
+      if (!plot.renderers || !("border_fill_color" in plot)) return;
+      var v = Bokeh.index.find_one(plot);
+      if (!v || !v.frame || !v.bbox) return;
+      var width = v.bbox.width, fw = v.frame.bbox.width, fh = v.frame.bbox.height;
+      var t = plot.title;
+      if (t && typeof t === "object" && t.text) fit_text(t, "text_font_size", t.text, width - 10, plain(t.text_font), plain(t.text_font_style), light[t.id + ":text_font_size"]);
+      ["below", "above", "left", "right"].forEach(function (side) {
+        (plot[side] || []).forEach(function (a) {
+          if (!("axis_label_text_font_size" in a) || !a.axis_label) return;
+          var avail = side === "below" || side === "above" ? fw : fh;
+          fit_text(a, "axis_label_text_font_size", a.axis_label, avail, plain(a.axis_label_text_font), plain(a.axis_label_text_font_style), light[a.id + ":axis_label_text_font_size"]);
+        });
+      });
+      // Legends in the frame or under it are laid out along the frame's width.
+      (plot.center || []).concat(plot.below || [], plot.above || []).forEach(function (lg) {
+        if (!("label_text_font_size" in lg) || !Array.isArray(lg.items) || !lg.items.length) return;
+        var labels = lg.items.map(function (it) { return plain(it.label) || ""; });
+        var horizontal = lg.orientation === "horizontal";
+        var per = (lg.glyph_width || 20) + (lg.label_standoff || 5);
+        var text = horizontal ? labels.join("") : labels.reduce(function (a, b) { return b.length > a.length ? b : a; }, "");
+        var extra = (horizontal ? labels.length * per + (labels.length - 1) * (lg.spacing || 3) : per) + 2 * (lg.padding || 10) + 2 * (lg.margin || 10);
+        fit_text(lg, "label_text_font_size", text, fw, plain(lg.label_text_font), plain(lg.label_text_font_style), light[lg.id + ":label_text_font_size"], extra);
+      });
+    });
   }
 
   function apply_modes(doc, p, T) {
@@ -263,17 +313,24 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     html.classList.toggle("ae-present", present);
     if ((!dark && !present) || !T) return;
     var keep = data_coloured_parts(doc);
-    var restyled = [];
-    Array.from(doc.all_models || []).forEach(function (m) {
-      if (m.type === "InlineStyleSheet" || /^ae-lib-/.test(m.name || "")) return;
-      restyle_model(m, dark, present, T, keep);
-      if (restyle_sheets(m, dark, present, T)) restyled.push(m);
+    var restyled = [], light = {};
+    one_layout(doc, function () {
+      Array.from(doc.all_models || []).forEach(function (m) {
+        if (m.type === "InlineStyleSheet" || /^ae-lib-/.test(m.name || "")) return;
+        ["text_font_size", "axis_label_text_font_size", "label_text_font_size"].forEach(function (k) {
+          if (k in m) light[m.id + ":" + k] = m[k];
+        });
+        restyle_model(m, dark, present, T, keep);
+        if (restyle_sheets(m, dark, present, T)) restyled.push(m);
+      });
     });
     if (typeof Bokeh === "undefined" || !Bokeh.index) return;
     restyled.forEach(function (m) {
       var v = Bokeh.index.find_one(m);
       if (v && typeof v._update_stylesheets === "function") v._update_stylesheets();
     });
+    // The figures' boxes are known once Bokeh has laid the page out again.
+    if (present && typeof requestAnimationFrame === "function") frames(2, function () { fit_figure_text(doc, light); });
   }
 
   // --- ?embed=1: fit the plate to its frame ---------------------------------------------------

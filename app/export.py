@@ -122,7 +122,7 @@ def export_site(outdir: str | Path) -> list[Path]:
     for name, build, title in pages:
         path = out / f"{name}.html"
         page = build()
-        _save_page(page, path, CDN, f"{title} · attention explorable", ready=hasattr(page, "plate"))
+        _save_page(page, path, CDN, f"{title} · attention explorable")
         path.write_text(_localise(path.read_text(encoding="utf-8"), static_dir), encoding="utf-8")
         written.append(path)
     deck = ASSETS / "slides.html"

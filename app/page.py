@@ -104,12 +104,25 @@ def plate_page(slug: str, args: Mapping[str, str] | None = None, static: bool = 
     return page
 
 
+def index_ready_script(anchor, served: bool) -> CustomJS:
+    """The index's document_ready callback: page.js's modes (?theme=dark, ?present=1, ?embed=1)
+    as on a plate page; `anchor` is any model of the page (page.js reaches the document from it)."""
+    call = ("AEPage.init(anchor.document, {served: " + ("true" if served else "false")
+            + ", theme: " + json.dumps(page_theme_options()) + "}, null);")
+    cb = CustomJS(args={"anchor": anchor}, code=custom_js_code("page.js", call, ["anchor"]))
+    cb.args = {**cb.args, "ae_lib": library_model("page.js")}
+    return cb
+
+
 def attach_ready(page, doc, served: bool) -> None:
-    """Run page.js when `doc` is ready in the browser (needs the notice pane's model in `doc`)."""
-    model = next((m for m in doc.select({"name": "ae-notices"})), None)
+    """Run page.js when `doc` is ready in the browser: a plate's page needs its notice pane's model
+    in `doc`, the index its header's."""
+    plate = getattr(page, "plate", None)
+    model = next((m for m in doc.select({"name": "ae-notices" if plate is not None else "ae-header"})), None)
     if model is None:
         return
-    doc.js_on_event("document_ready", ready_script(page.plate, model, served))
+    script = ready_script(plate, model, served) if plate is not None else index_ready_script(model, served)
+    doc.js_on_event("document_ready", script)
 
 
 def index_page(static: bool = False):

@@ -53,7 +53,9 @@ def routes() -> dict:
 
 def _index_session() -> None:
     doc = pn.state.curdoc
-    index_page().server_doc(doc, title="Attention explorable", location=False)
+    page = index_page()
+    page.server_doc(doc, title="Attention explorable", location=False)
+    attach_ready(page, doc, served=True)  # ?theme=dark and ?present=1, as on the plates
     if pn.config.reuse_sessions:
         _local_stylesheets(doc)
 

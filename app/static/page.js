@@ -330,7 +330,10 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       if (v && typeof v._update_stylesheets === "function") v._update_stylesheets();
     });
     // The figures' boxes are known once Bokeh has laid the page out again.
-    if (present && typeof requestAnimationFrame === "function") frames(2, function () { fit_figure_text(doc, light); });
+    if (present && typeof requestAnimationFrame === "function") frames(2, function () {
+      fit_figure_text(doc, light);
+      api.present_fitted = true;  // tests wait for it
+    });
   }
 
   // --- ?embed=1: fit the plate to its frame ---------------------------------------------------

@@ -28,18 +28,32 @@ PROBE = r"""() => {
   const plain = (v) => (v && typeof v === "object" && "value" in v) ? v.value : v;
   const px = (s) => { const m = /^([\d.]+)(px|pt)$/.exec(String(plain(s))); return m ? +m[1] * (m[2] === "pt" ? 4 / 3 : 1) : null; };
   const plots = [], axes = [];
+  const ctx = document.createElement("canvas").getContext("2d");
+  const width = (text, size, font, style) => { ctx.font = `${style && style !== "normal" ? style + " " : ""}${size}px ${font}`; return ctx.measureText(text).width; };
   for (const m of d.all_models) {
     if (m.renderers && "border_fill_color" in m && m.title) plots.push({border: plain(m.border_fill_color), title_color: plain(m.title.text_color), title_px: px(m.title.text_font_size)});
-    if ("major_label_text_font_size" in m && m.visible !== false) axes.push({color: plain(m.major_label_text_color), px: px(m.major_label_text_font_size), label_px: px(m.axis_label_text_font_size)});
+    if (!(m.renderers && "border_fill_color" in m)) continue;
+    const f = Bokeh.index.find_one(m).frame.bbox;
+    for (const side of ["below", "above", "left", "right"]) for (const a of m[side] || []) {
+      if (!("major_label_text_font_size" in a) || a.visible === false) continue;
+      // How wide the axis name is at its size and at the presentation minimum, and the room it has.
+      const font = plain(a.axis_label_text_font), style = plain(a.axis_label_text_font_style), label = a.axis_label || "";
+      axes.push({color: plain(a.major_label_text_color), px: px(a.major_label_text_font_size), label_px: px(a.axis_label_text_font_size),
+                 label, room: side === "below" || side === "above" ? f.width : f.height,
+                 label_w: label ? width(label, px(a.axis_label_text_font_size), font, style) : 0,
+                 label_w_min: label ? width(label, PRESENT_MIN_PX, font, style) : 0});
+    }
   }
   // The explanation's first paragraph: colour and size as rendered inside its shadow root.
   const ex = d.get_model_by_name("ae-explanation"), v = ex && Bokeh.index.find_one(ex);
   const p = v && (v.shadow_el || v.el).querySelector("p");
   const cs = p && getComputedStyle(p);
-  return {classes: Array.from(html.classList), paper_var: getComputedStyle(html).getPropertyValue("--ae-paper").trim(),
+  return {sw: html.scrollWidth, cw: html.clientWidth, classes: Array.from(html.classList), paper_var: getComputedStyle(html).getPropertyValue("--ae-paper").trim(),
           body_bg: rgb(getComputedStyle(document.body).backgroundColor),
           prose_color: cs ? rgb(cs.color) : null, prose_px: cs ? parseFloat(cs.fontSize) : null, plots, axes};
 }"""
+
+PROBE = PROBE.replace("PRESENT_MIN_PX", str(PRESENT_MIN_PX))
 
 
 def rgb(hex_colour: str) -> list[int]:
@@ -72,7 +86,9 @@ def assert_dark_and_present(st: dict, where: str) -> None:
             assert contrast(rgb(plot["title_color"]), rgb(dark["paper"])) >= 3.0, (where, plot)  # large text
     for axis in st["axes"]:
         assert axis["px"] is None or axis["px"] >= PRESENT_MIN_PX - 0.5, (where, axis)
-        assert axis["label_px"] is None or axis["label_px"] >= PRESENT_MIN_PX - 0.5, (where, axis)
+        # An axis name is at the presentation minimum, or as large as its figure allows: never clipped.
+        assert axis["label_w"] <= axis["room"] + 1, (where, axis)
+        assert axis["label_px"] is None or axis["label_px"] >= PRESENT_MIN_PX - 0.5 or axis["label_w_min"] > axis["room"], (where, axis)
         c = axis["color"]
         if c and c.startswith("#"):
             assert contrast(rgb(c), rgb(dark["paper"])) >= 4.5, (where, axis)
@@ -83,6 +99,7 @@ def open_page(page, url: str) -> dict:
     page.wait_for_function(DOC_READY, timeout=60_000)
     page.wait_for_function("() => document.documentElement.classList.contains('ae-dark') || "
                            "!/theme=dark/.test(location.search)", timeout=30_000)
+    page.wait_for_function("() => AEPage.present_fitted === true || !/present=1/.test(location.search)", timeout=30_000)
     return page.evaluate(PROBE)
 
 
@@ -91,6 +108,8 @@ def test_every_exported_plate_in_dark_presentation_mode(new_tab, exported_site):
     for slug in registry.slugs():
         st = open_page(tab.page, (exported_site / f"{slug}.html").as_uri() + "?theme=dark&present=1")
         assert_dark_and_present(st, slug)
+        # On the 1280×720 projector the page is no wider than the screen (rows wrap instead).
+        assert st["sw"] <= st["cw"] == 1280, f"{slug} scrolls sideways in presentation mode: {st['sw']} > {st['cw']}"
     # Without the settings nothing changes: the light page as before.
     st = open_page(tab.page, (exported_site / "lookup.html").as_uri())
     assert "ae-dark" not in st["classes"] and "ae-present" not in st["classes"]
@@ -118,4 +137,40 @@ def test_served_lookup_modes_keep_every_number(new_tab, served_url):
     assert math.hypot(x + 2.0, y - 2.0) < 0.05, (x, y)
     assert_matches_core(s, core_from_query(x, y))
     assert "theme=dark" in s["url"] and "present=1" in s["url"]  # the address keeps the modes
+    tab.assert_no_errors()
+
+
+# The index: its cards' text, colour and size as rendered inside the 'ae-index' Div's shadow root.
+INDEX_PROBE = r"""() => {
+  const html = document.documentElement, d = Bokeh.documents[0];
+  const v = Bokeh.index.find_one(d.get_model_by_name("ae-index"));
+  const h2 = v && (v.shadow_el || v.el).querySelector(".ae-card h2");
+  const rgb = (c) => { const m = /rgba?\((\d+), (\d+), (\d+)/.exec(c); return m ? [+m[1], +m[2], +m[3]] : null; };
+  const cs = h2 && getComputedStyle(h2);
+  return {classes: Array.from(html.classList), sw: html.scrollWidth, cw: html.clientWidth,
+          body_bg: rgb(getComputedStyle(document.body).backgroundColor),
+          card_color: cs ? rgb(cs.color) : null, card_px: cs ? parseFloat(cs.fontSize) : null};
+}"""
+
+
+def assert_index_modes(page, url: str, where: str) -> None:
+    page.goto(url)
+    page.wait_for_function(DOC_READY, timeout=60_000)
+    plain = page.evaluate(INDEX_PROBE)  # the light index first: the settings below must change it
+    page.goto(url + "?theme=dark&present=1")
+    page.wait_for_function(DOC_READY, timeout=60_000)
+    page.wait_for_function("() => document.documentElement.classList.contains('ae-present')", timeout=30_000)
+    st = page.evaluate(INDEX_PROBE)
+    dark = THEMES["dark"]
+    assert {"ae-dark", "ae-present"} <= set(st["classes"]), (where, st)
+    assert st["body_bg"] == rgb(dark["paper"]) != plain["body_bg"], (where, st, plain)
+    assert st["card_color"] == rgb(dark["ink"]), (where, st)
+    assert st["card_px"] >= 1.4 * plain["card_px"], (where, st["card_px"], plain["card_px"])  # 24 px root, not 16
+    assert st["sw"] <= st["cw"] == 1280, (where, st)
+
+
+def test_index_modes_exported_and_served(new_tab, exported_site, served_url):
+    tab = new_tab(viewport={"width": 1280, "height": 720})
+    assert_index_modes(tab.page, (exported_site / "index.html").as_uri(), "exported index")
+    assert_index_modes(tab.page, f"{served_url}/", "served index")
     tab.assert_no_errors()

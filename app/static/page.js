@@ -285,7 +285,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       if (!v || !v.frame || !v.bbox) return;
       var width = v.bbox.width, fw = v.frame.bbox.width, fh = v.frame.bbox.height;
       var t = plot.title;
-      if (t && typeof t === "object" && t.text) fit_text(t, "text_font_size", t.text, width - 10, plain(t.text_font), plain(t.text_font_style), light[t.id + ":text_font_size"]);
+      if (t && typeof t === "object" && t.text) fit_text(t, "text_font_size", t.text, fw - 4, plain(t.text_font), plain(t.text_font_style), light[t.id + ":text_font_size"]);
       ["below", "above", "left", "right"].forEach(function (side) {
         (plot[side] || []).forEach(function (a) {
           if (!("axis_label_text_font_size" in a) || !a.axis_label) return;

@@ -371,10 +371,19 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     if ((changed || pass === 0) && pass < 4) setTimeout(function () { fit_narrow(doc, pass + 1); }, 150);
   }
 
+  // The page's one main landmark (axe: landmark-one-main, region): Bokeh renders the page as one
+  // root layout, which holds the header, the plate and its explanation.
+  function mark_main(doc) {
+    if (typeof document === "undefined" || !doc || document.querySelector("main, [role=main]")) return;
+    var root = doc.roots()[0], v = root && view_of(root);
+    if (v && v.el) v.el.setAttribute("role", "main");
+  }
+
   // Once per page: text alternatives on the figures, tables that follow their sources.
   function init(a, summary) {
     if (!a.a11y || a.a11y.__ae_ready) return;
     a.a11y.__ae_ready = true;
+    mark_main(a.ae_tables && a.ae_tables.document);
     free_tab(a.ae_tables && a.ae_tables.document);
     name_widgets(a.ae_tables && a.ae_tables.document);
     fit_narrow(a.ae_tables && a.ae_tables.document);

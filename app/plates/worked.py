@@ -700,9 +700,9 @@ class WorkedPlate(PlateViewer):
         self.next_w = Button(name="step_next", label="Step ▶", width=80, button_type="primary",
                              stylesheets=[a11y.primary_button_style()])
         # Fixed heights: nothing above the pictures may change height while a drag is under way.
-        # At least two lines tall, so that the layout holds still as the notes change; more on a
-        # phone, where a note takes four lines.
-        self.note_div = div(name="stage_note", text="", width=880, min_height=46)
+        # Two lines tall, so that the layout holds still as the notes change (a phone, where a note
+        # takes four lines, frees the height: a11y.js fit_narrow).
+        self.note_div = div(name="stage_note", text="", width=880, height=46)
         self.table_div = Div(name="worked_table_view", text="", width=620, height=262, disable_math=True,
                              stylesheets=[InlineStyleSheet(css=CSS + ":host { overflow: auto; }")])
         self.output_div = div(name="output_view", text="", width=620, height=40)

@@ -330,6 +330,11 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
         changed = true;
       }
       var v = view_of(m);
+      if (m.type === "Div" && m.height && v && v.el && v.el.scrollHeight > m.height + 2) {
+        // A text box of fixed height whose words take more lines on a narrow screen: let it grow.
+        m.setv({ height: null, min_height: m.height }, { sync: false });
+        changed = true;
+      }
       if (!v || !v.el || !("width" in m.properties) || /GlyphRenderer|Axis|Grid|Title|Legend/.test(m.type)) return;
       var r = v.el.getBoundingClientRect();
       if (/ButtonGroup$/.test(m.type) && m.orientation === "horizontal") {

@@ -140,7 +140,7 @@ def index_page(static: bool = False):
             "<header class='ae-header'><h1>The arithmetic of attention</h1>"
             "<span class='ae-kicker'>Interactive plates: drag the vectors, watch every number move</span></header>",
         ),
-        named_html("ae-index", f"<nav class='ae-cards' aria-label='plates'>{''.join(cards)}</nav>"),
+        named_html("ae-index", f"<main><nav class='ae-cards' aria-label='plates'>{''.join(cards)}</nav></main>"),
         sizing_mode="stretch_width",
     )
 

@@ -72,7 +72,8 @@ import attention_core as ac
 from ..formatting import fix
 from .. import a11y
 from ..jsassets import custom_js_code
-from ..mathml import formula
+from ..mathml import CSS as MATH_CSS
+from ..mathml import formula_html
 from ..state import PlateState
 from ..theme import PALETTE, style_figure
 from .base import PlateViewer, push, set_if_changed
@@ -225,33 +226,44 @@ class MultiHeadState(PlateState):
 
 
 # --- data for the sources (multi_head.js builds the same dicts) ---------------------------------
-def heads_per_row(n: int) -> int:
-    """Four head maps to a row, three when the maps are large (n > 6), to stay within 1280 px."""
-    return HEADS_PER_ROW if n <= 6 else HEADS_PER_ROW - 1
+def heads_per_row(n: int, room: int = 0) -> int:
+    """Four head maps to a row, three when the maps are large (n > 6), to stay within 1280 px; on
+    a phone (`room`: the pixels a figure has across it; 0 on a wide screen) as many as fit, at least
+    one, so that the maps keep their size instead of shrinking."""
+    cols = HEADS_PER_ROW if n <= 6 else HEADS_PER_ROW - 1
+    while room and cols > 1 and head_maps_px(n, cols) > room:
+        cols -= 1
+    return cols
 
 
-def head_origin(k: int, n: int, h: int) -> tuple[int, int]:
+def head_maps_px(n: int, cols: int) -> int:
+    """The head_maps figure's width in pixels with `cols` maps to a row (its frame and borders)."""
+    return round(((cols - 1) * (max(n, 4) + 2) + n + 1) * CELL_HEAD) + 12  # + 6 px of border each side
+
+
+def head_origin(k: int, n: int, h: int, room: int = 0) -> tuple[int, int]:
     """Where head k's cell (0, 0) sits in the head_maps figure."""
-    cols = min(h, heads_per_row(n))
+    cols = min(h, heads_per_row(n, room))
     return (k % cols) * (max(n, 4) + 2), -(k // cols) * (n + 3)
 
 
-def head_ranges(n: int, h: int) -> tuple[float, float, float, float]:
+def head_ranges(n: int, h: int, room: int = 0) -> tuple[float, float, float, float]:
     """(x_start, x_end, y_start, y_end) of the head_maps figure."""
-    cols = min(h, heads_per_row(n))
+    cols = min(h, heads_per_row(n, room))
     rows = -(-h // cols)
     return -1.5, (cols - 1) * (max(n, 4) + 2) + n - 0.5, -((rows - 1) * (n + 3) + n - 1) - 0.5, 2.6
 
 
-def head_data(weights: np.ndarray, raw: np.ndarray, d_k: int) -> tuple[dict, dict, dict]:
-    """(head_weights, head_titles, head_ticks) for weights and raw scores (h, n, n)."""
+def head_data(weights: np.ndarray, raw: np.ndarray, d_k: int, room: int = 0) -> tuple[dict, dict, dict]:
+    """(head_weights, head_titles, head_ticks) for weights and raw scores (h, n, n); `room` as in
+    heads_per_row."""
     h, n, _ = weights.shape
     div = math.sqrt(d_k)
     cells = {k: [] for k in ("head", "i", "j", "value", "text", "x", "y", "score", "scaled", "tip")}
     titles = {"x": [], "y": [], "text": []}
     ticks = {"x": [], "y": [], "text": []}
     for k in range(h):
-        ox, oy = head_origin(k, n, h)
+        ox, oy = head_origin(k, n, h, room)
         titles["x"].append(ox + (n - 1) / 2)
         titles["y"].append(oy + 2)
         titles["text"].append(f"head {k + 1} · ÷ {root_text(d_k)}")
@@ -442,14 +454,24 @@ CSS = """
 .ae-mh-head { font-size: 14px; color: #1f2328; margin-top: 6px; }
 """
 
+# The layer's formula in two parts, so that on a phone the second wraps under the first.
 FORMULA_1 = (
     "<mrow><mtext>MultiHead</mtext><mo>(</mo><mi>X</mi><mo>)</mo><mo>=</mo><mtext>Concat</mtext><mo>(</mo>"
     "<msub><mtext>head</mtext><mn>1</mn></msub><mo>,</mo><mo>…</mo><mo>,</mo><msub><mtext>head</mtext><mi>h</mi></msub>"
-    "<mo>)</mo><mspace width='0.2em'/><msub><mi>W</mi><mi>O</mi></msub><mo>,</mo><mspace width='1.5em'/>"
-    "<msub><mi>d</mi><mi>k</mi></msub><mo>=</mo><msub><mi>d</mi><mi>v</mi></msub><mo>=</mo>"
+    "<mo>)</mo><mspace width='0.2em'/><msub><mi>W</mi><mi>O</mi></msub><mo>,</mo></mrow>"
+)
+FORMULA_1_LABEL = "MultiHead of X equals Concat of head 1 to head h, times W O"
+FORMULA_WIDTHS = (
+    "<mrow><msub><mi>d</mi><mi>k</mi></msub><mo>=</mo><msub><mi>d</mi><mi>v</mi></msub><mo>=</mo>"
     "<msub><mi>d</mi><mtext>model</mtext></msub><mo>/</mo><mi>h</mi></mrow>"
 )
-FORMULA_1_LABEL = "MultiHead of X equals Concat of head 1 to head h, times W O; d k equals d v equals d model over h"
+FORMULA_WIDTHS_LABEL = "d k equals d v equals d model over h"
+# Side by side where they fit (the gap is the space the one-line formula had), one under the
+# other on a phone, where the formulas also take a smaller size.
+FORMULA_CSS = """
+.ae-mh-formulas { display: flex; flex-wrap: wrap; align-items: baseline; column-gap: 1.2em; }
+@media (max-width: 480px) { math[display=block] { font-size: 1.1em; } }
+"""
 FORMULA_2 = (
     "<mrow><msub><mtext>head</mtext><mi>i</mi></msub><mo>=</mo><mtext>softmax</mtext><mo>(</mo><mfrac>"
     "<mrow><mi>X</mi><msubsup><mi>W</mi><mi>Q</mi><mi>i</mi></msubsup><mspace width='0.1em'/><msup><mrow><mo>(</mo>"
@@ -464,7 +486,8 @@ HEADS_HEAD = ("<div class='ae-mh-head'><b>Each head's weights.</b> Row = the tok
               "it reads; every row sums to 1. Each head divides its scores by √d_k, the root of its own width. "
               "Hover a cell for its arithmetic.</div>")
 READING = ("<div class='ae-mh-note'><b>Reading the product.</b> output[t, c] is concat's row t times W_O's "
-           "column c: the cell sits where that row and that column meet. The heavy lines cut concat into the "
+           "column c: side by side, the cell sits where that row and that column meet (a phone stacks the "
+           "three maps, concat first). The heavy lines cut concat into the "
            "heads' blocks, and W_O into the rows each block multiplies. Blue is negative, purple positive.</div>")
 
 
@@ -514,6 +537,10 @@ class MultiHeadPlate(PlateViewer):
         self.params_src = ColumnDataSource(params_data(s.d_model, s.h), name="params")
         self.div_src = ColumnDataSource(divisors_data(s.d_model, s.h), name="divisors")
         self.setting_src = ColumnDataSource({"d_model": [s.d_model], "h": [s.h], "n": [n], "width": [w]}, name="setting")
+        # The browser's room for a figure on a phone (0: a wide screen), sent once by the glue: the
+        # head maps go fewer to a row there, and Python must place them as the browser does.
+        self.room = 0
+        self.screen_src = ColumnDataSource({"room": [0]}, name="screen")
 
         tip = "<div style='white-space: pre-line; font: 12px/1.35 ui-monospace, monospace; max-width: 420px'>@tip</div>"
 
@@ -604,7 +631,7 @@ class MultiHeadPlate(PlateViewer):
                   "concat": self.concat_src, "w_o": self.w_o_src, "out": self.out_src,
                   "concat_marks": self.concat_marks, "concat_lines": self.concat_lines, "w_o_marks": self.w_o_marks,
                   "w_o_lines": self.w_o_lines, "out_marks": self.out_marks, "params": self.params_src,
-                  "divisors": self.div_src, "setting": self.setting_src, "head_fig": hf, "concat_fig": self.concat_fig,
+                  "divisors": self.div_src, "setting": self.setting_src, "screen": self.screen_src, "head_fig": hf, "concat_fig": self.concat_fig,
                   "w_o_fig": self.w_o_fig, "out_fig": self.out_fig, "head_x": self.head_x, "head_y": self.head_y,
                   "cols_x": self.cols_x, "concat_x": self.concat_fig.x_range, "rows_y": self.rows_y, "w_o_y": self.w_o_y,
                   "concat_map": self.signed_maps["concat"], "w_o_map": self.signed_maps["w_o"],
@@ -644,6 +671,7 @@ class MultiHeadPlate(PlateViewer):
         # Python follows the widgets (the slider when it is let go).
         for model, attr in [(self.d_w, "value"), (self.h_w, "active"), (self.n_w, "value_throttled")]:
             model.on_change(attr, partial(self._from_browser))
+        self.screen_src.on_change("data", self._on_screen)
 
         self.state.param.watch(lambda *_: self._render(), ["message"])
         self.js_models = models  # page.js applies a link's settings with MultiHeadLive.apply_url (exported page)
@@ -654,8 +682,10 @@ class MultiHeadPlate(PlateViewer):
                     pn.pane.Bokeh(self.n_w),
                     pn.pane.Bokeh(self.message_div),
                     pn.pane.Bokeh(self.summary_div),
-                    formula(FORMULA_1, FORMULA_1_LABEL, margin=(0, 10)),
-                    formula(FORMULA_2, FORMULA_2_LABEL, margin=(0, 10)),
+                    pn.pane.HTML("<div class='ae-mh-formulas'>" + formula_html(FORMULA_1, FORMULA_1_LABEL)
+                                 + formula_html(FORMULA_WIDTHS, FORMULA_WIDTHS_LABEL) + "</div>"
+                                 + formula_html(FORMULA_2, FORMULA_2_LABEL),
+                                 stylesheets=[MATH_CSS, FORMULA_CSS], margin=(0, 10)),
                     width=560,
                 ),
                 pn.Column(pn.pane.Bokeh(self.params_table), margin=(10, 5, 5, 10)),
@@ -691,6 +721,17 @@ class MultiHeadPlate(PlateViewer):
         if (d_model, h, n) == before:
             self._render()  # unchanged: still answer, putting the widgets back
 
+    def _on_screen(self, attr, old, new) -> None:
+        """The browser's room on a phone: a whole number of pixels, anything else means none."""
+        try:
+            room = int(new["room"][0])
+        except (KeyError, IndexError, TypeError, ValueError, OverflowError):
+            room = 0
+        room = room if 0 < room <= 10_000 else 0
+        if room != self.room:
+            self.room = room
+            self._render()
+
     # --- state -> view -----------------------------------------------------------------------
     def _render(self, force: bool = False) -> None:
         """Recompute with attention_core and push what differs to the browser."""
@@ -702,9 +743,9 @@ class MultiHeadPlate(PlateViewer):
         output, weights, concat = ac.multi_head_attention(X, Wq, Wk, Wv, Wo, h)  # (n, w), (h, n, n), (n, w)
         raw = ac.head_scores(X, Wq, Wk, h)  # (h, n, n)
         Vh = ac.split_heads(X @ Wv, h)  # (h, n, w/h)
-        cells, titles, ticks = head_data(weights, raw, w // h)
+        cells, titles, ticks = head_data(weights, raw, w // h, self.room)
         cm, cl, wm, wl, om = matrix_marks(n, w, h)
-        x0, x1, y0, y1 = head_ranges(n, h)
+        x0, x1, y0, y1 = head_ranges(n, h, self.room)
         self._rendering = True
         try:
             push(self.head_src, cells, force)

@@ -485,6 +485,10 @@ CSS = """
 .wk-off { color: #9a3412; font-weight: 600; }
 .wk-err { color: #b3261e; font-size: 13px; }
 .wk-seed { color: #57606a; font-size: 12.5px; line-height: 1.35; margin-top: 4px; }
+@media (max-width: 480px) {  /* a phone: the eight columns in its width */
+  .wk-table { font-size: 12.5px; }
+  .wk-table th, .wk-table td { padding: 3px 3px; }
+}
 """
 
 
@@ -696,6 +700,8 @@ class WorkedPlate(PlateViewer):
         self.next_w = Button(name="step_next", label="Step ▶", width=80, button_type="primary",
                              stylesheets=[a11y.primary_button_style()])
         # Fixed heights: nothing above the pictures may change height while a drag is under way.
+        # Two lines tall, so that the layout holds still as the notes change (a phone, where a note
+        # takes four lines, frees the height: a11y.js fit_narrow).
         self.note_div = div(name="stage_note", text="", width=880, height=46)
         self.table_div = Div(name="worked_table_view", text="", width=620, height=262, disable_math=True,
                              stylesheets=[InlineStyleSheet(css=CSS + ":host { overflow: auto; }")])

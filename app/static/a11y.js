@@ -270,28 +270,85 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   }
   ensure_viewport();
 
+  // The device's width when it is narrow (0 on wide screens): once something overflows, a phone
+  // widens the layout viewport to it, so the screen's width counts too.
+  function narrow_width() {
+    if (typeof document === "undefined" || typeof window === "undefined") return 0;
+    var W = Math.min(document.documentElement.clientWidth, (window.screen && window.screen.width) || Infinity);
+    return W > 0 && W <= NARROW_PX ? W : 0;
+  }
+  // The room a figure has across a narrow screen (the page's 8 px margin and fit_narrow's 4 px
+  // at the edge taken off), or 0 on a wide one: a plate may lay out fewer maps to a row instead of
+  // shrinking them.
+  function room() {
+    var W = narrow_width();
+    return W ? Math.floor(W - 12) : 0;
+  }
+
   function fit_narrow(doc, pass) {
     if (typeof document === "undefined" || !doc) return;
-    // The device's width: once something overflows, a phone widens the layout viewport to it.
-    var W = Math.min(document.documentElement.clientWidth, (window.screen && window.screen.width) || Infinity);
-    if (!(W > 0) || W > NARROW_PX) return;
+    var W = narrow_width();
+    if (!W) return;
     pass = pass || 0;
     var changed = false;
+    if (!doc.__ae_refit) {
+      // A plate that resizes a figure after a change (more heads, a wider model) is fitted again.
+      doc.__ae_refit = true;
+      Array.from(doc.all_models || []).forEach(function (m) {
+        if (m.type !== "Figure") return;
+        m.properties.frame_width.change.connect(function () {
+          clearTimeout(doc.__ae_refit_timer);
+          doc.__ae_refit_timer = setTimeout(function () { fit_narrow(doc, 1); }, 150);
+        });
+      });
+    }
     Array.from(doc.all_models || []).forEach(function (m) {
+      if (m.type === "GridBox" && m.children.some(function (c) { return c[2] > 0; })) {
+        // A grid wider than the screen becomes one column, column by column (what reads side by
+        // side on a wide screen reads top to bottom).
+        var right = 0;  // the grid's own box may be narrower than its children
+        m.children.forEach(function (c) {
+          var cv = view_of(c[0]), cr = cv && cv.el && cv.el.getBoundingClientRect();
+          if (cr && cr.width > 0) right = Math.max(right, cr.right);
+        });
+        if (right > W - 4) {
+          var kids = m.children.slice().sort(function (p, q) { return p[2] - q[2] || p[1] - q[1]; });
+          m.setv({ children: kids.map(function (c, i) { return [c[0], i, 0]; }) }, { sync: false });
+          changed = true;
+        }
+        return;
+      }
       if (/Row$/.test(m.type) && m.styles !== undefined && !(m.styles && m.styles["flex-wrap"])) {
         var st = Object.assign({}, m.styles || {});
         st["flex-wrap"] = "wrap";
         m.setv({ styles: st }, { sync: false });
         changed = true;
       }
+      if (m.type === "Figure" && m.frame_width && !(m.styles && m.styles["flex-grow"] === "0")) {
+        // A figure alone on a wrapped row's line would grow to the line and stretch its frame.
+        m.setv({ styles: Object.assign({}, m.styles || {}, { "flex-grow": "0" }) }, { sync: false });
+        changed = true;
+      }
       var v = view_of(m);
+      if (m.type === "Div" && m.height && v && v.el && v.el.scrollHeight > m.height + 2) {
+        // A text box of fixed height whose words take more lines on a narrow screen: let it grow.
+        m.setv({ height: null, min_height: m.height }, { sync: false });
+        changed = true;
+      }
       if (!v || !v.el || !("width" in m.properties) || /GlyphRenderer|Axis|Grid|Title|Legend/.test(m.type)) return;
       var r = v.el.getBoundingClientRect();
       if (/ButtonGroup$/.test(m.type) && m.orientation === "horizontal") {
-        // A row of buttons may overflow its own box: stack it when its buttons pass the edge.
+        // A row of buttons may overflow its own box: stack it when its buttons still pass the
+        // edge once the rows have wrapped (pass 0 wraps them).
+        if (pass === 0) return;
         var right = r.right;
         (v.shadow_el || v.el).querySelectorAll(".bk-btn").forEach(function (b) { right = Math.max(right, b.getBoundingClientRect().right); });
-        if (right > W - 4) { m.setv({ orientation: "vertical", width: null }, { sync: false }); changed = true; }
+        if (right > W - 4) {
+          m.setv({ orientation: "vertical", width: null }, { sync: false });
+          // Bokeh builds the group's buttons with its orientation once: build them again.
+          if (typeof v.rerender === "function") v.rerender();
+          changed = true;
+        }
         return;
       }
       if (!(r.width > 0) || r.right <= W - 4) return;
@@ -319,10 +376,19 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     if ((changed || pass === 0) && pass < 4) setTimeout(function () { fit_narrow(doc, pass + 1); }, 150);
   }
 
+  // The page's one main landmark (axe: landmark-one-main, region): Bokeh renders the page as one
+  // root layout, which holds the header, the plate and its explanation.
+  function mark_main(doc) {
+    if (typeof document === "undefined" || !doc || document.querySelector("main, [role=main]")) return;
+    var root = doc.roots()[0], v = root && view_of(root);
+    if (v && v.el) v.el.setAttribute("role", "main");
+  }
+
   // Once per page: text alternatives on the figures, tables that follow their sources.
   function init(a, summary) {
     if (!a.a11y || a.a11y.__ae_ready) return;
     a.a11y.__ae_ready = true;
+    mark_main(a.ae_tables && a.ae_tables.document);
     free_tab(a.ae_tables && a.ae_tables.document);
     name_widgets(a.ae_tables && a.ae_tables.document);
     fit_narrow(a.ae_tables && a.ae_tables.document);
@@ -356,7 +422,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   }
 
   var api = {
-    text_of: text_of, fit_narrow: fit_narrow, handles: handles, place: place, arrow: arrow, key_gesture: key_gesture, finish: finish, speak: speak,
+    text_of: text_of, fit_narrow: fit_narrow, room: room, handles: handles, place: place, arrow: arrow, key_gesture: key_gesture, finish: finish, speak: speak,
     describe: describe, table_html: table_html, cell: cell, init: init, on_table_toggle: on_table_toggle,
     refresh_tables: refresh_tables,
   };

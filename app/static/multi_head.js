@@ -47,24 +47,30 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   }
 
   // --- layout -------------------------------------------------------------------------------------
-  function heads_per_row(n) { return n <= 6 ? HEADS_PER_ROW : HEADS_PER_ROW - 1; }
-  function head_origin(k, n, h) {
-    var cols = Math.min(h, heads_per_row(n));
+  // `room`: the pixels a figure has across a phone (0 on a wide screen): fewer maps to a row.
+  function head_maps_px(n, cols) { return Math.round(((cols - 1) * (Math.max(n, 4) + 2) + n + 1) * CELL_HEAD) + 12; }
+  function heads_per_row(n, room) {
+    var cols = n <= 6 ? HEADS_PER_ROW : HEADS_PER_ROW - 1;
+    while (room && cols > 1 && head_maps_px(n, cols) > room) cols -= 1;
+    return cols;
+  }
+  function head_origin(k, n, h, room) {
+    var cols = Math.min(h, heads_per_row(n, room));
     return [(k % cols) * (Math.max(n, 4) + 2), -Math.floor(k / cols) * (n + 3)];
   }
-  function head_ranges(n, h) {
-    var cols = Math.min(h, heads_per_row(n)), rows = Math.ceil(h / cols);
+  function head_ranges(n, h, room) {
+    var cols = Math.min(h, heads_per_row(n, room)), rows = Math.ceil(h / cols);
     return [-1.5, (cols - 1) * (Math.max(n, 4) + 2) + n - 0.5, -((rows - 1) * (n + 3) + n - 1) - 0.5, 2.6];
   }
   function cols(names) { var o = {}; names.forEach(function (k) { o[k] = []; }); return o; }
 
   // --- the sources' data (multi_head.py's head_data, concat_data, ... in the same order) ---------
-  function head_data(weights, raw, d_k) {
+  function head_data(weights, raw, d_k, room) {
     var h = weights.length, n = weights[0].length, div = Math.sqrt(d_k);
     var cells = cols(["head", "i", "j", "value", "text", "x", "y", "score", "scaled", "tip"]);
     var titles = cols(["x", "y", "text"]), ticks = cols(["x", "y", "text"]);
     for (var k = 0; k < h; k++) {
-      var o = head_origin(k, n, h), ox = o[0], oy = o[1];
+      var o = head_origin(k, n, h, room), ox = o[0], oy = o[1];
       titles.x.push(ox + (n - 1) / 2); titles.y.push(oy + 2); titles.text.push("head " + (k + 1) + " · ÷ " + root_text(d_k));
       for (var t = 0; t < n; t++) {
         ticks.x.push(ox - 1, ox + t); ticks.y.push(oy - t, oy + 1); ticks.text.push("t" + (t + 1), "t" + (t + 1));
@@ -192,7 +198,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   }
 
   // Everything the plate shows for (d_model, h, n), computed with the mirror on the page's recipe.
-  function compute(recipes, d_model, h, n) {
+  function compute(recipes, d_model, h, n, room) {
     var w = map_width(d_model), r = recipes[String(w)];
     var X = r.X.slice(0, n);
     var res = M.multi_head_attention(X, r.Wq, r.Wk, r.Wv, r.Wo, h);
@@ -200,13 +206,13 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     var Vh = M.split_heads(X.map(function (x) {  // (n, w) X @ Wv, as the core's split of X @ Wv
       return r.Wv[0].map(function (_, c) { var s = 0; for (var t = 0; t < x.length; t++) s += x[t] * r.Wv[t][c]; return s; });
     }), h);
-    var hd = head_data(res.weights, raw, w / h), mm = matrix_marks(n, w, h);
+    var hd = head_data(res.weights, raw, w / h, room || 0), mm = matrix_marks(n, w, h);
     return {
       width: w, output: res.output, weights: res.weights, concat: res.concat, Wo: r.Wo,
       head: hd[0], head_titles: hd[1], head_ticks: hd[2], concat_data: concat_data(res.concat, res.weights, Vh),
       w_o: w_o_data(r.Wo, w / h), out: output_data(res.output, res.concat, r.Wo),
       concat_marks: mm[0], concat_lines: mm[1], w_o_marks: mm[2], w_o_lines: mm[3], out_marks: mm[4],
-      params: params_data(d_model, h), divisors: divisors_data(d_model, h), ranges: head_ranges(n, h),
+      params: params_data(d_model, h), divisors: divisors_data(d_model, h), ranges: head_ranges(n, h, room || 0),
     };
   }
 
@@ -219,8 +225,9 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     return { d_model: Number(a.d_model.value), h: H_CHOICES[a.h.active], n: Math.round(Number(a.n.value)) };
   }
 
+  function room_of(a) { return a.screen && a.screen.data.room ? Number(a.screen.data.room[0]) || 0 : 0; }
   function recompute(a, st) {
-    var r = compute(a.recipes, st.d_model, st.h, st.n), w = r.width, n = st.n;
+    var r = compute(a.recipes, st.d_model, st.h, st.n, room_of(a)), w = r.width, n = st.n;
     var pairs = [[a.head, r.head], [a.head_titles, r.head_titles], [a.head_ticks, r.head_ticks],
       [a.concat, r.concat_data], [a.w_o, r.w_o], [a.out, r.out], [a.concat_marks, r.concat_marks],
       [a.concat_lines, r.concat_lines], [a.w_o_marks, r.w_o_marks], [a.w_o_lines, r.w_o_lines],
@@ -327,6 +334,12 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   function speak_text(a) { return AEA11y.text_of(a.summary.text); }
   function on_ready(a) {
     if (typeof document === "undefined") return;
+    // On a phone the head maps go fewer to a row: tell Python (which places them too) the room.
+    var room = AEA11y.room();
+    if (room && a.screen && room_of(a) !== room) {
+      a.screen.data = { room: [room] };
+      recompute(a, settings(a));
+    }
     AEA11y.init(a, function () { return speak_text(a); });
   }
 
@@ -334,7 +347,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     on_ready: on_ready, speak_text: speak_text,
     apply_url: apply_url, round_half_even: round_half_even,
     fix: fix, thousands: thousands, num: num, root_text: root_text, sum_text: sum_text, map_width: map_width,
-    split_problem: split_problem, message_html: message_html, summary_html: summary_html, heads_per_row: heads_per_row, head_origin: head_origin,
+    split_problem: split_problem, message_html: message_html, summary_html: summary_html, heads_per_row: heads_per_row, head_maps_px: head_maps_px, head_origin: head_origin,
     head_ranges: head_ranges, head_data: head_data, concat_data: concat_data, w_o_data: w_o_data,
     output_data: output_data, matrix_marks: matrix_marks, params_data: params_data, divisors_data: divisors_data,
     signed_limit: signed_limit, compute: compute, recompute: recompute, on_change: on_change, url_fields: url_fields,

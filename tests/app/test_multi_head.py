@@ -231,7 +231,7 @@ process.stdin.on("end", () => {
   function fake(data) { return {data: data, setv(props) { Object.assign(this, props); }}; }
   for (const c of job.cases) {
     if (c.kind === "compute") {
-      const r = L.compute(job.recipes, c.d_model, c.h, c.n);
+      const r = L.compute(job.recipes, c.d_model, c.h, c.n, c.room || 0);
       out.push({r: r, summary: L.summary_html(c.d_model, c.h, c.n), problem: L.split_problem(c.d_model, c.h)});
     } else {
       const a = new Proxy({}, {get(t, k) { if (!(k in t)) t[k] = fake({}); return t[k]; }});
@@ -280,6 +280,39 @@ def test_the_glue_builds_what_python_builds():
     bad = run_glue([{"kind": "compute", "d_model": 4, "h": 4, "n": 5}])[0]
     assert bad["problem"] == split_problem(4, 4) == ""
     assert run_glue([{"kind": "compute", "d_model": 8, "h": 1, "n": 5}])[0]["problem"] == ""
+
+
+def test_on_a_phone_the_glue_and_python_place_the_head_maps_alike_within_the_room():
+    """The browser reports its room (AEA11y.room(): 378 px on a 390 px phone); both sides then put
+    as many maps to a row as fit it, so Python's answer moves nothing the browser drew."""
+    from app.plates.multi_head import CELL_HEAD
+
+    settings = [(8, h, n, room) for h in H_CHOICES for n in (2, 5, 8) for room in (378, 250)]
+    results = run_glue([{"kind": "compute", "d_model": d, "h": h, "n": n, "room": room} for d, h, n, room in settings])
+    plate = MultiHeadPlate()
+    rows_seen = set()
+    for (d, h, n, room), res in zip(settings, results):
+        plate.state.param.update(d_model=d, h=h, n=n)
+        plate._on_screen("data", None, {"room": [room]})
+        assert plate.room == room
+        for attr in ("head_src", "head_titles", "head_ticks"):
+            assert_same_data(dict(getattr(plate, attr).data), res["r"][SOURCES[attr]], f"{(h, n, room)} {attr}")
+        assert res["r"]["ranges"] == [plate.head_x.start, plate.head_x.end, plate.head_y.start, plate.head_y.end]
+        width = round((plate.head_x.end - plate.head_x.start) * CELL_HEAD) + 12  # frame and borders
+        per_row = len({x for x, k in zip(plate.head_titles.data["x"], range(h))})
+        assert width <= room or per_row == 1, (h, n, room, width)
+        rows_seen.add((h, per_row))
+    assert (8, 2) in rows_seen and (8, 1) in rows_seen  # the room changes the layout
+    for bad in (["wide"], [-5], [float("inf")], [10**9], []):
+        plate._on_screen("data", None, {"room": bad})
+        assert plate.room == 0, bad
+    assert plate.head_x.end == head_ranges_wide(plate)
+
+
+def head_ranges_wide(plate):
+    from app.plates.multi_head import head_ranges
+
+    return head_ranges(plate.state.n, plate.state.h)[1]
 
 
 URLS = ["", "h=4", "d_model=16&h=8&n=8", "d_model=4&h=8", "d_model=4", "n=99", "n=1.5", "n=2.5", "n=abc", "n=inf",

@@ -23,9 +23,6 @@ IDLE = r"""(plot) => {
 }"""
 WIDTH = "() => document.documentElement.scrollWidth"
 
-# Layouts that do not fit 390 px yet: a row of Bokeh models in one pane that cannot wrap
-# (worked: the stage buttons; masking: the view toggle; multi-head: the maps grid and a formula).
-NOT_FITTING = {"worked", "masking", "multi-head"}
 
 
 def open_phone(new_tab, url: str, plot: str):
@@ -40,10 +37,6 @@ def open_phone(new_tab, url: str, plot: str):
 
 def check_width(page, slug: str) -> None:
     width = page.evaluate(WIDTH)
-    if slug in NOT_FITTING:
-        if width <= 390:
-            pytest.fail(f"{slug} now fits 390 px: take it out of NOT_FITTING")
-        pytest.xfail(f"{slug} is {width} px wide at 390 px (a row that cannot wrap yet)")
     assert width <= 390, f"{slug}: the page is {width} px wide on a 390 px phone"
 
 

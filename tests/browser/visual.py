@@ -3,7 +3,8 @@
 `make screenshots` runs this file: it exports every plate, opens each exported file in headless
 Chromium at 1280×720, 1920×1080 and 390×844 (a phone: touch, mobile), and writes full-page
 PNGs to tests/browser/references/ (the visual test's references; commit them after looking at
-them). test_visual.py takes fresh screenshots the same way and compares them with `difference`.
+them). `--plate SLUG` and `--size WxH` (each repeatable; `make screenshots SHOTS_ARGS=...`) renew
+only those. test_visual.py takes fresh screenshots the same way and compares them with `difference`.
 
 Deterministic: the exported page (no server), its default state, a fixed viewport and scale,
 no caret, animations or transitions, and the shot is taken only once Bokeh is idle and the
@@ -83,24 +84,30 @@ def difference(png_a: bytes, png_b: bytes) -> float:
     return float(np.mean(np.abs(pa - pb) > PIXEL_STEP))
 
 
-def export_all(outdir: Path) -> dict[str, Path]:
-    subprocess.run([sys.executable, "-m", "app", "export", str(outdir)], check=True, cwd=HERE.parents[1])
+def export_all(outdir: Path, slugs: list[str] | None = None) -> dict[str, Path]:
+    """Export the plates (`slugs`, or every one) into outdir: {slug: file}."""
+    picked = [a for s in slugs or [] for a in ("--plate", s)]
+    subprocess.run([sys.executable, "-m", "app", "export", str(outdir), *picked], check=True, cwd=HERE.parents[1])
     return {p.stem: p for p in sorted(outdir.glob("*.html")) if p.stem != "index"}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=REFERENCES, help="where the PNGs go (default: the references)")
+    ap.add_argument("--plate", action="append", default=None, help="only this plate (repeat for more)")
+    ap.add_argument("--size", action="append", default=None, choices=list(SIZES),
+                    help="only this size (repeat for more)")
     args = ap.parse_args()
+    sizes = {k: v for k, v in SIZES.items() if not args.size or k in args.size}
     sys.path.insert(0, str(HERE))
     from helpers import CHROMIUM_ARGS
     from playwright.sync_api import sync_playwright
 
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
-        pages = export_all(Path(tmp))
+        pages = export_all(Path(tmp), args.plate)
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        for size, opts in SIZES.items():
+        for size, opts in sizes.items():
             ctx = browser.new_context(device_scale_factor=1, **opts)
             page = ctx.new_page()
             for slug, path in pages.items():

@@ -50,12 +50,22 @@ SETTLED = r"""() => {
 }"""
 
 
-def shoot(page, url: str, timeout: float = 120_000) -> bytes:
-    """A full-page PNG of `url` once it has settled."""
+def shoot(page, url: str, timeout: float = 120_000, tries: int = 6) -> bytes:
+    """A full-page PNG of `url` once it has settled: the page's size is still, and two screenshots
+    taken a few frames apart are the same (on a busy machine a table can still be sizing its
+    columns after the page's size has settled)."""
     page.goto(url)
     page.add_style_tag(content=STILL)
     page.wait_for_function(SETTLED, timeout=timeout, polling="raf")
-    return page.screenshot(full_page=True, animations="disabled", caret="hide")
+    last = page.screenshot(full_page=True, animations="disabled", caret="hide")
+    for _ in range(tries):
+        page.evaluate("() => new Promise((done) => { let n = 5; const f = () => (--n ? requestAnimationFrame(f) : done()); "
+                      "requestAnimationFrame(f); })")
+        again = page.screenshot(full_page=True, animations="disabled", caret="hide")
+        if again == last:
+            break
+        last = again
+    return last
 
 
 def grey(png: bytes) -> np.ndarray:

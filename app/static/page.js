@@ -587,9 +587,17 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     if (!opts.served && apply_url) {
       var notices = [];
       try { notices = apply_url(p) || []; } catch (err) { notices = ["could not read the link: " + err.message]; }
-      if (p.get("embed") !== "1") show_notices(doc, notices);
+      // Shown once the plate has painted what the link changed: the notice's relayout in the
+      // same task as a shrinking n made BokehJS 3.10 paint a heat map with its old colour arrays
+      // (a RangeError from a DataView, found by the hostile-link run on the exported masking page).
+      if (p.get("embed") !== "1") after_paint(function () { show_notices(doc, notices); });
     }
     if (p.get("embed") === "1" && p.get("fit") !== "0" && typeof requestAnimationFrame === "function") fit_to_frame(doc, opts);
+  }
+
+  function after_paint(fn) {
+    if (typeof requestAnimationFrame !== "function") return fn();
+    requestAnimationFrame(function () { requestAnimationFrame(function () { fn(); }); });
   }
 
   var api = {};

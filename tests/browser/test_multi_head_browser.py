@@ -156,6 +156,7 @@ def test_exported_file_works_offline_and_reads_its_link(new_tab, exported):
     open_plate(page, exported.as_uri() + "?d_model=4&h=8&n=99")
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('setting').data.n[0] === 8")
     assert_matches_core(read(page), 8, 2, 8)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('ae-notices').text.includes('Link settings')")
     notice = page.evaluate("() => Bokeh.documents[0].get_model_by_name('ae-notices').text")
     assert "ignored the combination: 8 heads cannot share d_model = 4" in notice
     assert "set to 8, the nearest allowed value" in notice and "heads.." not in notice

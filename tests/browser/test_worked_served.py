@@ -294,6 +294,7 @@ def test_exported_file_reads_its_link(new_tab, exported):
     assert st["preset"] == "one-token"
     assert_matches_core(st)
     check_seed_prints(st, "one-token")
+    page.get_by_text("Link settings").wait_for(state="visible")  # shown once the plate has painted
     notice = page.evaluate("() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('ae-notices'));"
                            " return (v.shadow_el || v.el).textContent; }")
     assert "Link settings: ignored unknown setting 'bogus'." in notice, notice

@@ -274,6 +274,9 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   // widens the layout viewport to it, so the screen's width counts too.
   function narrow_width() {
     if (typeof document === "undefined" || typeof window === "undefined") return 0;
+    // An embedded plate is fitted to its frame as a whole by page.js (?embed=1); stacking rows
+    // for a narrow frame as well made it taller than any scale could fit (multi-head at 480x320).
+    if (/[?&]embed=1(&|$)/.test(window.location.search || "")) return 0;
     var W = Math.min(document.documentElement.clientWidth, (window.screen && window.screen.width) || Infinity);
     return W > 0 && W <= NARROW_PX ? W : 0;
   }

@@ -31,7 +31,13 @@ PROBE = r"""() => {
   const ctx = document.createElement("canvas").getContext("2d");
   const width = (text, size, font, style) => { ctx.font = `${style && style !== "normal" ? style + " " : ""}${size}px ${font}`; return ctx.measureText(text).width; };
   for (const m of d.all_models) {
-    if (m.renderers && "border_fill_color" in m && m.title) plots.push({border: plain(m.border_fill_color), title_color: plain(m.title.text_color), title_px: px(m.title.text_font_size)});
+    if (m.renderers && "border_fill_color" in m && m.title) {
+      // A title is at least 15 px, or as large as its frame's width allows (page.js fits it).
+      const t = m.title, text = plain(t.text) || "", fw = Bokeh.index.find_one(m).frame.bbox.width;
+      const tf = plain(t.text_font) || "sans-serif", ts = plain(t.text_font_style);
+      plots.push({border: plain(m.border_fill_color), title_color: plain(t.text_color), title_px: px(t.text_font_size), title: text,
+                  title_w: text ? width(text, px(t.text_font_size), tf, ts) : 0, title_w_min: text ? width(text, 15, tf, ts) : 0, frame_w: fw});
+    }
     if (!(m.renderers && "border_fill_color" in m)) continue;
     const f = Bokeh.index.find_one(m).frame.bbox;
     for (const side of ["below", "above", "left", "right"]) for (const a of m[side] || []) {
@@ -81,7 +87,9 @@ def assert_dark_and_present(st: dict, where: str) -> None:
     assert st["plots"], f"{where}: no figure found"
     for plot in st["plots"]:
         assert plot["border"] == dark["paper"], (where, plot)
-        assert plot["title_px"] is None or plot["title_px"] >= 15, (where, plot)
+        if not plot["frame_w"]:
+            continue  # a figure this stage does not show
+        assert plot["title_px"] is None or plot["title_px"] >= 15 or plot["title_w_min"] > plot["frame_w"] - 4, (where, plot)
         if plot["title_color"] and plot["title_color"].startswith("#"):
             assert contrast(rgb(plot["title_color"]), rgb(dark["paper"])) >= 3.0, (where, plot)  # large text
     for axis in st["axes"]:

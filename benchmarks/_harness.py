@@ -392,6 +392,27 @@ def wait_done(page, n: int, timeout_ms: float) -> bool:
         return False
 
 
+MAX_MISSES = 5  # events in a row without an update before a run gives up
+
+
+def each_waited(page, items, act, timeout_ms: float, on_miss=None) -> bool:
+    """`act(item)` for each item, each waited for until the page counts its update (`__bench.done`).
+    Returns True when MAX_MISSES events in a row got none and the run stopped early; `on_miss`
+    runs after every other miss."""
+    ok = misses = 0
+    for item in items:
+        act(item)
+        if wait_done(page, ok + 1, timeout_ms):
+            ok, misses = ok + 1, 0
+            continue
+        misses += 1
+        if misses >= MAX_MISSES:
+            return True
+        if on_miss is not None:
+            on_miss()
+    return False
+
+
 def rows(page) -> list[dict]:
     return page.evaluate("() => __bench.rows.map((r) => ({ts: r.ts, update: r.update, frame: r.frame}))")
 

@@ -188,16 +188,7 @@ def drag_live(page, t: D.Target, moves: int, warmup: int = 5) -> dict:
     meter = H.CpuMeter(t.server and t.server.pid, t.idle)
     ws0 = page.evaluate("() => __bench.ws_sent")
     page.evaluate("() => __bench.reset('move')")
-    ok = misses = 0
-    for px, py in path[warmup:]:
-        page.mouse.move(px, py)
-        if H.wait_done(page, ok + 1, 3000):
-            ok += 1
-            misses = 0
-        else:
-            misses += 1
-            if misses >= 5:
-                break
+    stopped = H.each_waited(page, path[warmup:], lambda xy: page.mouse.move(*xy), 3000)
     rs = H.rows(page)
     cpu_moves = meter.per(len(rs))
     ws_moves = page.evaluate("() => __bench.ws_sent") - ws0
@@ -210,8 +201,8 @@ def drag_live(page, t: D.Target, moves: int, warmup: int = 5) -> dict:
     lat, missed = H.latencies(rs)
     out = {"move_ms": H.summary(lat), "moves": len(rs), "moves_without_update": missed, **H.breakdown(rs),
            "ws_frames_sent_per_move": round(ws_moves / max(1, len(rs)), 2), "after_release": after}
-    if misses >= 5:
-        out["error"] = "5 moves in a row got no update; stopped"
+    if stopped:
+        out["error"] = f"{H.MAX_MISSES} moves in a row got no update; stopped"
     if t.server:
         out["server_cpu_per_move"] = cpu_moves
         out["server_cpu_per_release"] = cpu_release
@@ -227,18 +218,13 @@ def clicks(page, t: D.Target, n: int) -> dict:
     page.evaluate("() => window.scrollBy(0, 0)")
     meter = H.CpuMeter(t.server and t.server.pid, t.idle)
     page.evaluate("() => __bench.reset('release')")
-    ok = misses = 0
-    for i in range(n):
-        x, y = page.evaluate(t.clicks["at"], i)
-        page.mouse.click(x, y)
-        if H.wait_done(page, ok + 1, 5000):
-            ok += 1
-            misses = 0
-        else:
-            misses += 1
-            if misses >= 5:
-                break
-        page.wait_for_timeout(20)  # two clicks in a row on one spot would be a double click
+
+    def click(i: int) -> None:
+        if i:
+            page.wait_for_timeout(20)  # two clicks in a row on one spot would be a double click
+        page.mouse.click(*page.evaluate(t.clicks["at"], i))
+
+    stopped = H.each_waited(page, range(n), click, 5000)
     rs = H.rows(page)
     cpu = meter.per(len(rs))
     page.evaluate("() => __bench.reset(null)")
@@ -247,8 +233,8 @@ def clicks(page, t: D.Target, n: int) -> dict:
     lat, missed = H.latencies(rs)
     out = {"click_ms": H.summary(lat), "clicks": len(rs), "clicks_without_update": missed, **H.breakdown(rs),
            "after_last_click": after, "what": t.clicks["label"]}
-    if misses >= 5:
-        out["error"] = "5 clicks in a row got no update; stopped"
+    if stopped:
+        out["error"] = f"{H.MAX_MISSES} clicks in a row got no update; stopped"
     if t.server:
         out["server_cpu_per_click"] = cpu
     return out
@@ -325,26 +311,25 @@ def slider_presses(page, t: D.Target, presses: int) -> dict:
         page.evaluate("(n) => { __bench.need = n; }", t.need["slider"])
     page.evaluate("() => __bench.reset('key')")
     meter = H.CpuMeter(t.server and t.server.pid, t.idle)
-    ok = misses = refocus = 0
-    for _ in range(presses):
+    state = {"key": key, "refocus": 0}
+
+    def step(_) -> None:
         # Short sliders (a few tokens, eleven widths): turn round at either end (read between presses).
         pos, lo, hi = handle.evaluate(SLIDER_POSITION)
         if None not in (pos, lo, hi):
             if pos >= hi:
-                key = "ArrowLeft"
+                state["key"] = "ArrowLeft"
             elif pos <= lo:
-                key = "ArrowRight"
-        page.keyboard.press(key)
-        if H.wait_done(page, ok + 1, 5000):
-            ok += 1
-            misses = 0
-        else:
-            misses += 1
-            if misses >= 5:
-                break
-            if not handle.evaluate(FOCUSED):  # the page took the focus away: give it back, note it
-                refocus += 1
-                handle.focus()
+                state["key"] = "ArrowRight"
+        page.keyboard.press(state["key"])
+
+    def refocus() -> None:
+        if not handle.evaluate(FOCUSED):  # the page took the focus away: give it back, note it
+            state["refocus"] += 1
+            handle.focus()
+
+    stopped = H.each_waited(page, range(presses), step, 5000, on_miss=refocus)
+    key = state["key"]
     rs = H.rows(page)
     cpu = meter.per(len(rs))
     page.evaluate("() => __bench.reset(null)")
@@ -352,9 +337,9 @@ def slider_presses(page, t: D.Target, presses: int) -> dict:
     after = H.settle(page, t.server and t.server.pid, t.idle)
     lat, missed = H.latencies(rs)
     out = {"press_ms": H.summary(lat), "presses": len(rs), "presses_without_update": missed, **H.breakdown(rs),
-           "after_last_press": after, "focus_lost": refocus, "key": key, "start_value": now}
-    if misses >= 5:
-        out["error"] = "5 presses in a row got no update; stopped"
+           "after_last_press": after, "focus_lost": state["refocus"], "key": key, "start_value": now}
+    if stopped:
+        out["error"] = f"{H.MAX_MISSES} presses in a row got no update; stopped"
     if t.server:
         out["server_cpu_per_press"] = cpu
     return out

@@ -12,6 +12,7 @@ from bokeh.models import CustomJS, Div, InlineStyleSheet
 
 from . import registry
 from .jsassets import custom_js_code, library_model
+from .state import page_param_notices
 from .theme import CSS, PAGE_CSS, page_theme_options
 
 pn.extension(raw_css=[CSS], design=None, notifications=False)
@@ -91,7 +92,7 @@ def plate_page(slug: str, args: Mapping[str, str] | None = None, static: bool = 
     """
     cls = registry.plate_class(slug)
     plate = cls()
-    notices = plate.state.apply_url(dict(args or {})) if args else []
+    notices = (plate.state.apply_url(dict(args)) + page_param_notices(args)) if args else []
     notice = notices_pane(notices)
     parts = [header(cls, static), notice]
     lead = getattr(cls, "lead", "")

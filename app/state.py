@@ -18,6 +18,9 @@ import param
 MAX_URL_VALUE = 200  # characters; longer values are ignored unread
 # Page settings that are not a plate's state (read by app/static/page.js).
 PAGE_PARAMS = ("embed", "theme", "hide", "present", "plate")
+# The values page.js acts on; any other value leaves the page as it is, and says so.
+PAGE_CHOICES = {"embed": ("0", "1"), "present": ("0", "1"), "theme": ("light", "dark")}
+CONTROL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,39}", re.ASCII)  # what ?hide= can name (fullmatch)
 # A plain decimal number; the same pattern as the browser's (app/static/*.js), so a link
 # means the same thing served and exported ('nan', 'inf', '0x10', '1_000' are refused).
 NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$", re.ASCII)
@@ -149,6 +152,21 @@ class PlateState(param.Parameterized):
     @staticmethod
     def _show(value) -> str:
         return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def page_param_notices(args: Mapping[str, str]) -> list[str]:
+    """A notice for each page setting whose value page.js will not act on (theme=blue, embed=yes,
+    hide=<b>): the page stays as it is. app/static/page.js's page_notices words them the same."""
+    notices = []
+    for name, text in args.items():
+        if name in PAGE_CHOICES and text not in PAGE_CHOICES[name]:
+            notices.append(f"ignored '{name}={_short(text)}': expected {' or '.join(PAGE_CHOICES[name])}")
+        elif name == "hide":
+            names = [n.strip(" \t") for n in text.split(",")]  # the same trimming in JS and Python
+            bad = [n for n in names if n and not CONTROL_NAME.fullmatch(n)]
+            if bad:
+                notices.append(f"ignored 'hide={_short(bad[0])}': not a control's name")
+    return notices
 
 
 def _short(text: str, n: int = 24) -> str:

@@ -572,6 +572,25 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     return {values: values, notices: notices};
   }
 
+  // app.state.page_param_notices: a page setting with a value this page will not act on.
+  var PAGE_CHOICES = { embed: ["0", "1"], present: ["0", "1"], theme: ["light", "dark"] };
+  var CONTROL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,39}$/;
+  function page_notices(params) {
+    var notices = [], seen = {};
+    params.forEach(function (text, name) {
+      if (seen[name]) return;
+      seen[name] = true;
+      if (PAGE_CHOICES[name] && PAGE_CHOICES[name].indexOf(text) < 0) {
+        notices.push("ignored '" + name + "=" + short_text(text) + "': expected " + PAGE_CHOICES[name].join(" or "));
+      } else if (name === "hide") {
+        var bad = text.split(",").map(function (n) { return n.replace(/^[ \t]+|[ \t]+$/g, ""); })
+          .filter(function (n) { return n && !CONTROL_NAME.test(n); });
+        if (bad.length) notices.push("ignored 'hide=" + short_text(bad[0]) + "': not a control's name");
+      }
+    });
+    return notices;
+  }
+
   function init(doc, opts, apply_url) {
     claim_touch(doc);
     wire_copy_link(doc);
@@ -587,6 +606,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     if (!opts.served && apply_url) {
       var notices = [];
       try { notices = apply_url(p) || []; } catch (err) { notices = ["could not read the link: " + err.message]; }
+      notices = notices.concat(page_notices(p));
       // Shown once the plate has painted what the link changed: the notice's relayout in the
       // same task as a shrinking n made BokehJS 3.10 paint a heat map with its old colour arrays
       // (a RangeError from a DataView, found by the hostile-link run on the exported masking page).
@@ -601,7 +621,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   }
 
   var api = {};
-  Object.assign(api, { init: init, flush_url: flush_url, copy_link: copy_link, read_link: read_link, short_text: short_text, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models });
+  Object.assign(api, { init: init, flush_url: flush_url, copy_link: copy_link, read_link: read_link, page_notices: page_notices, short_text: short_text, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models });
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;
   return api;
 })();

@@ -88,3 +88,37 @@ def test_exported_link_reading_matches_served(state_cls, plate, seed):
             elif plate == "masking" or name in values:
                 assert values[name] == getattr(state, name), (name, pairs)
     assert noticed > N_LINKS // 2  # the links were hostile enough to need notices
+
+
+PAGE_DRIVER = r"""
+globalThis.AEPage = require(process.argv[1]);
+const links = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(links.map((pairs) => AEPage.page_notices(new URLSearchParams(pairs)))));
+"""
+PAGE_VALUES = ["dark", "light", "0", "1", "Dark", " dark", "yes", "true", "angle", "angle,length", " angle , d_k ",
+               "ae-header,scaled", ",,", "a b", "angle\n", "x" * 40, "x" * 41, "9lives", "<b>,angle", "angle,<b>"]
+
+
+def test_page_settings_are_read_alike_served_and_exported():
+    """theme, present, embed and hide are read by page.js on every page; a value it will not act
+    on earns the same notice from app.state.page_param_notices (served) and AEPage.page_notices
+    (exported), word for word."""
+    from app.state import page_param_notices
+
+    rng = np.random.default_rng(13)
+    names = ["embed", "theme", "hide", "present", "plate", "angle"]
+    pool = PAGE_VALUES + VALUES
+    cases = [[[names[int(rng.integers(len(names)))], pool[int(rng.integers(len(pool)))]]
+              for _ in range(int(rng.integers(1, 5)))] for _ in range(600)]
+    got = run_driver(PAGE_DRIVER, cases, scripts=(STATIC / "page.js",), expect=len(cases))
+    noticed = 0
+    for pairs, js in zip(cases, got):
+        args = {}
+        for name, value in pairs:
+            args.setdefault(name, value)
+        assert js == page_param_notices(args), pairs
+        noticed += bool(js)
+    assert 0 < noticed < len(cases)
+    assert page_param_notices({"theme": "dark", "embed": "1", "present": "0", "hide": " angle , d_k "}) == []
+    assert page_param_notices({"theme": "blue", "hide": "angle,<b>"}) == [
+        "ignored 'theme=blue': expected light or dark", "ignored 'hide=<b>': not a control's name"]

@@ -203,7 +203,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
   // return a notice for each.
   var NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER (ASCII only)
   var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate"];
-  function short(t) { t = String(t).replace(/[^\x20-\x7e\u00a0-\uffff]/g, "?"); return t.length <= 24 ? t : t.slice(0, 23) + "\u2026"; }
+  function short(t) { return AEPage.short_text(t, 24); }  // app.state._short
   function apply_url(a, params) {
     var notices = [], st = {}, seen = {};
     params.forEach(function (text, name) {
@@ -215,7 +215,8 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
       }
       if (text.length > 200) { notices.push("ignored '" + name + "': value too long"); return; }
       if (name === "angle" || name === "length") {
-        if (!NUMBER.test(text) || !Number.isFinite(Number(text))) { notices.push("ignored '" + name + "=" + short(text) + "': not a number"); return; }
+        if (!NUMBER.test(text)) { notices.push("ignored '" + name + "=" + short(text) + "': not a number"); return; }
+        if (!Number.isFinite(Number(text))) { notices.push("ignored '" + name + "=" + short(text) + "': not a finite number"); return; }
         var x = Number(text), lo = name === "angle" ? 0 : LIMITS.min_length, hi = name === "angle" ? 360 : LIMITS.max_length;
         var c = clamp(x, lo, hi);
         if (Math.abs(c - x) > 1e-9) notices.push("'" + name + "' set to " + g6(c) + ", the nearest allowed value");
@@ -230,17 +231,23 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
         else if (["0", "false", "no", "off"].indexOf(t) >= 0) st.scaled = false;
         else notices.push("ignored 'scaled=" + short(text) + "': expected 0 or 1");
       } else if (name === "keys") {
-        var rows = text.split(";"), pts = [], moved = false;
-        var bad = rows.length !== a.keys.data.x.length;
+        // LookupState.parse_url_value's checks, in its order and words: the count, each row's
+        // shape, plain numbers, then finite values.
+        var rows = text.split(";"), pts = [], moved = false, why = null;
+        if (rows.length !== a.keys.data.x.length) why = "expected " + a.keys.data.x.length + " points 'x,y' separated by ';'";
         rows.forEach(function (r) {
+          if (why) return;
           var xy = r.split(",");
-          if (xy.length !== 2 || !NUMBER.test(xy[0]) || !NUMBER.test(xy[1])) { bad = true; return; }
-          var px = Number(xy[0]), py = Number(xy[1]);
-          if (!Number.isFinite(px) || !Number.isFinite(py)) { bad = true; return; }
-          if (Math.abs(px) > LIMITS.max_coord || Math.abs(py) > LIMITS.max_coord) moved = true;
-          pts.push([clamp(px, -LIMITS.max_coord, LIMITS.max_coord), clamp(py, -LIMITS.max_coord, LIMITS.max_coord)]);
+          if (xy.length !== 2) { why = "each key is 'x,y'"; return; }
+          if (!NUMBER.test(xy[0]) || !NUMBER.test(xy[1])) { why = "each key is 'x,y' with plain numbers"; return; }
+          pts.push([Number(xy[0]), Number(xy[1])]);
         });
-        if (bad) { notices.push("ignored 'keys=" + short(text) + "': expected " + a.keys.data.x.length + " points 'x,y' separated by ';'"); return; }
+        if (!why && !pts.every(function (pt) { return Number.isFinite(pt[0]) && Number.isFinite(pt[1]); })) why = "not finite";
+        if (why) { notices.push("ignored 'keys=" + short(text) + "': " + why); return; }
+        pts = pts.map(function (pt) {
+          if (Math.abs(pt[0]) > LIMITS.max_coord || Math.abs(pt[1]) > LIMITS.max_coord) moved = true;
+          return [clamp(pt[0], -LIMITS.max_coord, LIMITS.max_coord), clamp(pt[1], -LIMITS.max_coord, LIMITS.max_coord)];
+        });
         if (moved) notices.push("'keys' moved inside \u00b1" + LIMITS.max_coord + ", the nearest allowed positions");
         st.keys = pts;
       }

@@ -288,7 +288,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   // a d_model / h pair where h does not divide d_model is refused; a notice for each.
   var NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER (ASCII only)
   var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate"];
-  function short(t) { t = String(t).replace(/[^\x20-\x7e\u00a0-\uffff]/g, "?"); return t.length <= 24 ? t : t.slice(0, 23) + "\u2026"; }
+  function short(t) { return AEPage.short_text(t, 24); }  // app.state._short
   function round_half_even(x) { return Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x); }
   function apply_url(a, params) {
     var notices = [], cur = a.setting.data;

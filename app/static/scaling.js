@@ -212,11 +212,7 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
   var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate"];
   // app.state._short: what Python's str.isprintable() refuses (controls, format characters,
   // separators other than the ASCII space) becomes "?", then the text is cut to 24 characters.
-  var UNPRINTABLE = new RegExp("[\\p{C}\\p{Z}]", "gu");
-  function short_text(t) {
-    t = String(t).replace(UNPRINTABLE, function (c) { return c === " " ? c : "?"; });
-    return t.length <= 24 ? t : t.slice(0, 23) + "\u2026";
-  }
+  function short_text(t) { return AEPage.short_text(t, 24); }
   function nearest_width(x) {  // scaling.py's nearest_width
     x = clamp(x, 1, Math.pow(2, MAX_EXP));
     return Math.pow(2, Math.floor(Math.log2(x) + 0.5));

@@ -62,10 +62,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
       .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
   }
-  function shorten(text, n) {  // app/state.py's _short
-    var t = Array.from(String(text)).map(function (ch) { return /[\x00-\x1f\x7f-\x9f]/.test(ch) ? "?" : ch; });
-    return t.length <= n ? t.join("") : t.slice(0, n - 1).join("") + "\u2026";
-  }
+  function shorten(text, n) { return AEPage.short_text(text, n); }  // app/state.py's _short
 
   // --- parsing typed numbers (worked.py's parse_vector, parse_rows, read_inputs) -------------
   var NUMBER = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
@@ -494,7 +491,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
   // Apply a link's settings in a page with no Python (an exported file), with
   // WorkedState.apply_url's rules and notices: the preset first, bad fields ignored, out-of-range
   // numbers clamped.
-  var URL_NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;  // app/state.py's NUMBER
+  var URL_NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER (ASCII only)
   function short24(t) { return shorten(t, 24); }
   function round_half_even(x) {
     var r = Math.round(x);

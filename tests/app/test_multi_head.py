@@ -223,6 +223,7 @@ class TestPlate:
 GLUE_RUNNER = r"""
 const path = require("path");
 require(path.join(process.argv[1], "mirror.js"));
+require(path.join(process.argv[1], "page.js"));  // AEPage, for notices
 const L = require(path.join(process.argv[1], "multi_head.js"));
 let input = "";
 process.stdin.on("data", (c) => { input += c; });

@@ -250,6 +250,7 @@ def test_notebook_attributes():
 # --------------------------------------------------------------------------- the live path in node
 JS_RUNNER = r"""
 global.AttentionMirror = require(process.argv[1]);
+require(require("path").join(require("path").dirname(process.argv[1]), "page.js"));  // AEPage, for notices
 const L = require(process.argv[2]);
 let input = "";
 process.stdin.on("data", (c) => { input += c; });
@@ -358,6 +359,7 @@ def node_models(p: ScalingPlate) -> dict:
 
 LINK_RUNNER = r"""
 global.AttentionMirror = require(process.argv[1]);
+require(require("path").join(require("path").dirname(process.argv[1]), "page.js"));  // AEPage, for notices
 const L = require(process.argv[2]);
 let input = "";
 process.stdin.on("data", (c) => { input += c; });

@@ -365,6 +365,7 @@ DRIVER = r"""
 "use strict";
 const [mirrorPath, gluePath] = process.argv.slice(1);
 require(mirrorPath);
+require(require("path").join(require("path").dirname(mirrorPath), "page.js"));  // AEPage, for notices
 const L = require(gluePath);
 let uid = 0;
 function model(props) {

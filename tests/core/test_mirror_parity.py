@@ -11,6 +11,7 @@ fail.
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -27,6 +28,7 @@ DRIVER = r"""
 const fs = require("fs");
 const [mirrorPath, lookupPath] = process.argv.slice(1);  // node -e CODE MIRROR LOOKUP
 const M = require(mirrorPath);   // sets globalThis.AttentionMirror, which lookup.js needs
+require(require("path").join(require("path").dirname(mirrorPath), "page.js"));  // AEPage, for notices
 const L = require(lookupPath);
 const dec = (k, v) => (v === "inf" ? Infinity : v === "-inf" ? -Infinity : v === "nan" ? NaN : v);
 const enc = (k, v) => (typeof v === "number" && !Number.isFinite(v) ? (Number.isNaN(v) ? "nan" : v > 0 ? "inf" : "-inf") : v);
@@ -71,7 +73,8 @@ function live(c) {
 
 function apply_url(c) {  // an exported page reading its link: lookup.js's apply_url on fresh defaults
   const a = make_a(c);
-  const notices = L.apply_url(a, new URLSearchParams(c.pairs));
+  // The link's text arrives as one JSON string: the reviver above would turn a value "nan" into NaN.
+  const notices = L.apply_url(a, new URLSearchParams(JSON.parse(c.pairs_json)));
   return { notices: notices, angle: a.angle.value, length: a.length.value, dk: a.dk.value, active: a.scaled.active,
            keys_x: a.keys.data.x, keys_y: a.keys.data.y, query: a.query.data, weight: a.weights.data.weight };
 }
@@ -459,7 +462,8 @@ def _link_pairs(rng) -> list[tuple[str, str]]:
 
     junk = ["", " ", "nan", "NaN", "inf", "-inf", "Infinity", "1e400", "-1e400", "1e-400", "1_000", "0x10", "--1", "1e",
             "e5", "1.2.3", "banana", "<script>alert(1)</script>", "π", "1" * 201, ("1,1;" * 60)[:-1], "-0", "0", "360",
-            "400", "5.0000001", "0.0999"]
+            "400", "5.0000001", "0.0999",
+            "\u202e1", "a\u200bb", "\U0001f600" * 30]  # shown in notices: format characters as '?', cut by code points
     values = {
         "angle": lambda: number() if rng.random() < 0.6 else str(rng.choice(junk)),
         "length": lambda: number() if rng.random() < 0.3 else str(rng.choice(junk + ["0.1", "5", "2.5", "0.05", "7"])),
@@ -478,6 +482,8 @@ def link_run():
     rng = np.random.default_rng(777)
     base = _default_a_inputs()
     cases = [{"kind": "apply_url", **base, "pairs": _link_pairs(rng)} for _ in range(400)]
+    for c in cases:
+        c["pairs_json"] = json.dumps(c["pairs"])
     return cases, run_node(cases)
 
 
@@ -492,8 +498,7 @@ def test_lookup_js_reads_a_link_as_python_does(link_run):
         assert "error" not in got, f"{what} raised in node: {got['error']}"
         s = LookupState()
         notices = s.apply_url(dict(c["pairs"]))
-        assert [_notice_kind(n) for n in got["notices"]] == [_notice_kind(n) for n in notices], (
-            f"{what}\n  lookup.js: {got['notices']}\n  Python:    {notices}")
+        assert got["notices"] == notices, f"{what}\n  lookup.js: {got['notices']}\n  Python:    {notices}"  # word for word
         kinds.update(_notice_kind(n) for n in notices)
         assert (got["angle"], got["length"]) == (s.angle, s.length), what
         assert int(got["dk"]) == s.d_k and (0 in got["active"]) == s.scaled, what
@@ -519,7 +524,7 @@ UNICODE_SPACES = {
 def _same_reading(pairs):
     from app.plates.lookup import LookupState
 
-    got = run_node([{"kind": "apply_url", **_default_a_inputs(), "pairs": pairs}])[0]
+    got = run_node([{"kind": "apply_url", **_default_a_inputs(), "pairs_json": json.dumps(pairs)}])[0]
     s = LookupState()
     notices = s.apply_url(dict(pairs))
     assert len(got["notices"]) == len(notices), (got["notices"], notices)
@@ -543,7 +548,7 @@ def test_repeated_setting_means_the_same_served_and_exported():
     """?angle=10&angle=20: the first value counts, served (session_args) and exported (apply_url) alike."""
     from app.plates.lookup import LookupState
 
-    got = run_node([{"kind": "apply_url", **_default_a_inputs(), "pairs": [["angle", "10"], ["angle", "20"]]}])[0]
+    got = run_node([{"kind": "apply_url", **_default_a_inputs(), "pairs_json": json.dumps([["angle", "10"], ["angle", "20"]])}])[0]
     served = LookupState()
     served.apply_url({"angle": "10"})  # what session_args() hands the served page for ?angle=10&angle=20
     assert got["angle"] == served.angle

@@ -48,7 +48,7 @@ from .. import a11y
 from ..formatting import fix, pct
 from ..jsassets import custom_js_code
 from ..state import NUMBER, PlateState
-from .base import PlateViewer, push, set_if_changed
+from .base import PlateViewer, live_layer, push, set_if_changed
 from .vectors import draw_query_and_keys
 from ..theme import PALETTE, style_figure
 
@@ -235,10 +235,17 @@ class LookupPlate(PlateViewer):
         sc.scatter(VALUES.tolist(), [0] * 5, size=9, marker="circle", color=PALETTE["values"], legend_label="values")
         sc.scatter(x=[30.0], y=[0], size=14, marker="triangle", fill_color="white", line_color=PALETTE["muted"],
                          line_width=2, legend_label="plain average")
-        sc.scatter("x", 0, source=self.refs_src, size=14, marker="square", fill_color="white",
-                          line_color=PALETTE["ink"], line_width=2, legend_label="hard lookup")
-        sc.scatter("value", 0, source=self.output_src, size=20, marker="diamond", fill_color=PALETTE["output"],
-                   line_color=PALETTE["ink"], line_width=1.5, legend_label="output")
+        # The legend shows the moving markers through stand-ins with one point far off the axis
+        # (the legend draws a marker from a renderer's first point): a legend follows its
+        # renderers' sources, so entries on the live sources would repaint the plot's primary
+        # canvas at every move (see live_layer).
+        hard_style = dict(size=14, marker="square", fill_color="white", line_color=PALETTE["ink"], line_width=2)
+        out_style = dict(size=20, marker="diamond", fill_color=PALETTE["output"], line_color=PALETTE["ink"],
+                         line_width=1.5)
+        sc.scatter(x=[-1e6], y=[0], legend_label="hard lookup", **hard_style)
+        sc.scatter(x=[-1e6], y=[0], legend_label="output", **out_style)
+        sc.scatter("x", 0, source=self.refs_src, **hard_style)
+        sc.scatter("value", 0, source=self.output_src, **out_style)
         sc.add_layout(LabelSet(x="value", y=0, text="label", source=self.output_src, y_offset=13, text_align="center",
                                text_font_size="11pt", text_font_style="bold", text_color=PALETTE["ink"]))
         sc.legend.orientation = "horizontal"
@@ -246,6 +253,8 @@ class LookupPlate(PlateViewer):
         sc.legend.label_text_font_size = "9pt"
         sc.legend.background_fill_alpha = 0.8
         sc.legend.border_line_color = None
+        for fig in (p, b, sc):
+            live_layer(fig, self.query_src, self.keys_src, self.weights_src, self.output_src, self.refs_src)
 
         # Controls.
         self.angle_w = Slider(name="angle", title="Query angle (°)", start=0, end=360, step=1, value=s.angle,
@@ -258,8 +267,11 @@ class LookupPlate(PlateViewer):
                                       width=200, margin=(28, 5, 5, 15))
         self.reset_w = Button(name="reset", label="Reset", width=90, margin=(24, 5, 5, 5))
         self.readout = Div(name="readout", text="", width=440, stylesheets=[InlineStyleSheet(css=READOUT_CSS)])
+        # The table has its own copy of the weights: the browser refreshes it a few times a second
+        # during a gesture instead of at every move (a DataTable redraw costs more than the plots).
+        self.table_src = ColumnDataSource(dict(self.weights_src.data), name="weights_table")
         self.table = DataTable(
-            name="table", source=self.weights_src, height=160, width=440, index_position=None,
+            name="table", source=self.table_src, height=160, width=440, index_position=None,
             columns=[
                 TableColumn(field="key", title="key"),
                 TableColumn(field="value", title="value", formatter=NumberFormatter(format="0")),
@@ -274,7 +286,7 @@ class LookupPlate(PlateViewer):
                     "d_k": LookupState.param.d_k.default, "scaled": LookupState.param.scaled.default,
                     "keys_x": DEFAULT_KEYS[:, 0].tolist(), "keys_y": DEFAULT_KEYS[:, 1].tolist()}
         models = {"defaults": defaults, "query": self.query_src, "keys": self.keys_src, "weights": self.weights_src,
-                  "output": self.output_src, "refs": self.refs_src, "plot": p, "angle": self.angle_w,
+                  "output": self.output_src, "refs": self.refs_src, "table_src": self.table_src, "plot": p, "angle": self.angle_w,
                   "length": self.length_w, "dk": self.dk_w, "scaled": self.scaled_w, "readout": self.readout}
 
         self.a11y_toggle, self.a11y_view = a11y.add_to(models, [
@@ -389,10 +401,12 @@ class LookupPlate(PlateViewer):
         try:
             push(self.query_src, {"x": [float(q[0])], "y": [float(q[1])]}, force)
             push(self.keys_src, keys_data(s.keys), force)
-            push(self.weights_src, {
+            weights = {
                 "key": KEY_NAMES, "value": VALUES.tolist(), "weight": st.weight.tolist(),
                 "pct": [pct(w) for w in st.weight], "score": st.score.tolist(),
-                "scaled": st.scaled.tolist(), "weighted": st.weighted.tolist()}, force)
+                "scaled": st.scaled.tolist(), "weighted": st.weighted.tolist()}
+            push(self.weights_src, weights, force)
+            push(self.table_src, dict(weights), force)
             push(self.output_src, {"value": [float(st.output)], "label": [f"output {fix(float(st.output), 2)}"]}, force)
             push(self.refs_src, {"x": [hard], "label": [f"hard lookup {fix(hard, 0)}"]}, force)
             set_if_changed(self.angle_w, "value", s.angle, tol=1e-9)

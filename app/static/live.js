@@ -8,6 +8,14 @@
  * HTML into the Div's own element without that relayout. Once the page has been still for
  * SETTLE_MS, each Div touched this way is re-rendered once the ordinary way, so a text that
  * changed height still gets its layout.
+ *
+ * Two more costs of BokehJS 3.10 that every plate pays at each move (found with
+ * benchmarks/profile_live.py): each paint rewrites the <style> of every renderer's element with
+ * the same text (about 40 style sheets re-parsed per move on the lookup plate, then a style
+ * recalculation each time a visual reads a CSS value): AELive.quiet_styles skips a rewrite that
+ * changes nothing. And DOM-heavy views that follow a source (a DataTable) cost more than the
+ * plots: AELive.throttle runs such an update at most every few frames, always ending with the
+ * latest numbers.
  */
 var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
   "use strict";
@@ -54,7 +62,54 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     if (touched.length) { clearTimeout(timer); timer = setTimeout(settle, SETTLE_MS); }
   }
 
-  return { text: text, settle: settle };
+  // BokehJS's InlineStyleSheet sets its <style> element's text on every paint even when it is the
+  // same (RendererView.update_position): the browser re-parses the sheet and recomputes styles.
+  // Setting a text equal to the one there is a no-op in meaning, so it is skipped. Patched once per
+  // page, on the class shared by every view (reached through any renderer view's sheet).
+  function quiet_styles(doc) {
+    if (typeof Bokeh === "undefined" || !Bokeh.index || !doc) return false;
+    var models = Array.from(doc.all_models || []);
+    for (var i = 0; i < models.length; i++) {
+      var v = view_of(models[i]);
+      var views = v && v.renderer_views ? Array.from(v.renderer_views.values()) : [];
+      for (var j = 0; j < views.length; j++) {
+        var sheet = views[j].position;
+        var proto = sheet && Object.getPrototypeOf(sheet);
+        while (proto && !Object.prototype.hasOwnProperty.call(proto, "_update")) proto = Object.getPrototypeOf(proto);
+        if (!proto || !sheet.el || typeof proto._update !== "function") continue;
+        if (proto.__ae_quiet) return true;
+        var update = proto._update;
+        proto._update = function (css) {
+          if (this.el != null && this.el.textContent === css) return;
+          update.call(this, css);
+        };
+        proto.__ae_quiet = true;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Run fn at most once every `ms` for `key`; a call during the wait is kept and runs when it
+  // ends (the last one wins), so the final state is always shown.
+  var throttled = {};
+  function throttle(key, ms, fn) {
+    var t = throttled[key];
+    if (!t) t = throttled[key] = { timer: null, last: -Infinity, fn: null };
+    t.fn = fn;
+    if (t.timer !== null) return;
+    var now = (typeof performance !== "undefined" ? performance : Date).now();
+    var wait = Math.max(0, t.last + ms - now);
+    t.timer = setTimeout(function () {
+      t.timer = null;
+      t.last = (typeof performance !== "undefined" ? performance : Date).now();
+      var f = t.fn;
+      t.fn = null;
+      if (f) f();
+    }, wait);
+  }
+
+  return { text: text, settle: settle, quiet_styles: quiet_styles, throttle: throttle };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;
 if (typeof module !== "undefined" && module.exports) module.exports = AELive;

@@ -53,7 +53,23 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     r.label[0] = "hard lookup " + fix(hard, 0);
     a.refs.change.emit();
     quiet_text(a.readout, readout_html(s.output, hard, s.winner));
+    refresh_table(a);
     return s;
+  }
+
+  // The DataTable shows the same numbers as the bars from its own source, copied a few times a
+  // second (AELive.throttle) and always after the last change: redrawing the grid at every move
+  // cost more than painting the three plots.
+  var TABLE_MS = 120;
+  function copy_table(a) {
+    var w = a.weights.data, t = a.table_src.data;
+    ["weight", "pct", "score", "scaled", "weighted"].forEach(function (c) { t[c] = Array.from(w[c]); });
+    a.table_src.change.emit();
+  }
+  function refresh_table(a) {
+    if (!a.table_src) return;
+    if (typeof AELive === "undefined") { copy_table(a); return; }
+    AELive.throttle("table:" + a.table_src.id, TABLE_MS, function () { copy_table(a); });
   }
 
   // Set model properties in this browser only: the live path never talks to the server.

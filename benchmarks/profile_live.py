@@ -200,6 +200,7 @@ def main(argv=None) -> int:
     ap.add_argument("--setup", default="", help="JS run in the page before profiling (an A/B experiment)")
     ap.add_argument("--no-js", action="store_true", help="no JS sampling profiler (it slows the page down)")
     ap.add_argument("--timeline", type=int, default=0, help="print the main thread's tasks for the last N interactions")
+    ap.add_argument("--url", help="profile this page (an exported file's file:// URL) instead of exporting one")
     ap.add_argument("--out", default=str(HERE / "results" / "profile_live.json"))
     a = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright
@@ -209,7 +210,9 @@ def main(argv=None) -> int:
     srv = None
     out: dict = {"plate": a.plate, "page": "served" if a.served else "exported"}
     try:
-        if a.served:
+        if a.url:
+            t = D.ours(a.plate, a.url, d, False)
+        elif a.served:
             port = H.free_port()
             srv = H.Server("served", [sys.executable, "-m", "app", "serve", "--port", str(port)],
                            f"http://localhost:{port}/{a.plate}", f"http://localhost:{port}/liveness",

@@ -15,7 +15,7 @@
  * recalculation each time a visual reads a CSS value): AELive.quiet_styles skips a rewrite that
  * changes nothing. And DOM-heavy views that follow a source (a DataTable) cost more than the
  * plots: AELive.throttle runs such an update at most every few frames, always ending with the
- * latest numbers.
+ * latest numbers. AELive.local_layout keeps a fixed-size figure's relayout inside the figure.
  */
 var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
   "use strict";
@@ -90,6 +90,45 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return false;
   }
 
+  // A figure whose axes change size (new factors when n changes, longer tick labels) lays itself
+  // out again at its next paint, and BokehJS 3.10 does that by laying out the whole document from
+  // its root (PlotView._invalidate_layout_if_needed -> compute_layout, which climbs to the root:
+  // about 60 ms on the masking page, twice per step of n). A figure of fixed width and height
+  // keeps its outer box whatever its axes do (its frame gives way), so nothing around it can
+  // move: for those the layout stays inside the figure. A figure sized by its frame or stretched
+  // by its container is left as it is: its outer box may change, and the page must follow.
+  function fixed_box(m) {
+    return typeof m.width === "number" && typeof m.height === "number" && m.frame_width == null &&
+      m.frame_height == null && (m.sizing_mode == null || m.sizing_mode === "fixed") &&
+      ["auto", "fixed"].indexOf(m.width_policy || "auto") >= 0 && ["auto", "fixed"].indexOf(m.height_policy || "auto") >= 0;
+  }
+  function local_layout(doc) {
+    if (typeof Bokeh === "undefined" || !Bokeh.index || !doc) return 0;
+    var patched = 0;
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (m.type !== "Figure") return;
+      var v = view_of(m);
+      if (!v || v.__ae_local || typeof v._invalidate_layout_if_needed !== "function" ||
+          typeof v.measure_layout !== "function" || typeof v._compute_layout !== "function") return;
+      v.__ae_local = true;
+      var own = v._invalidate_layout_if_needed;
+      v._invalidate_layout_if_needed = function () {
+        if (!fixed_box(this.model) || !this.is_managed) return own.apply(this, arguments);
+        var view = this;
+        this.compute_layout = function () {
+          view.measure_layout();
+          view.update_bbox();
+          view._compute_layout();
+          view.after_layout();
+          view._layout_computed = true;
+        };
+        try { return own.apply(this, arguments); } finally { delete this.compute_layout; }
+      };
+      patched += 1;
+    });
+    return patched;
+  }
+
   // Run fn at most once every `ms` for `key`; a call during the wait is kept and runs when it
   // ends (the last one wins), so the final state is always shown.
   var throttled = {};
@@ -109,7 +148,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     }, wait);
   }
 
-  return { text: text, settle: settle, quiet_styles: quiet_styles, throttle: throttle };
+  return { text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;
 if (typeof module !== "undefined" && module.exports) module.exports = AELive;

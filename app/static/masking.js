@@ -276,20 +276,14 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     var qs = [], ks = [];
     for (var i = 0; i < n; i++) { qs.push(qname(i)); ks.push(kname(i)); }
     var rq = qs.slice().reverse();
-    // A new n gives every text glyph a new type size and new data. Set the size first and
-    // silently: the data change that follows makes each text renderer read it while it re-measures
-    // its labels anyway, once instead of twice (text measuring is most of a step of n's cost).
-    var resized = !same_list(a.y_range.factors, rq), font = font_for(n);
-    a.texts.forEach(function (g) {
-      if (g.text_font_size.value !== font) g.setv({ text_font_size: { value: font } }, { sync: false, silent: resized });
-    });
-    if (resized) quiet(a.y_range, { factors: rq });
+    if (!same_list(a.y_range.factors, rq)) quiet(a.y_range, { factors: rq });
     if (!same_list(a.x_keys.factors, ks)) quiet(a.x_keys, { factors: ks });
     if (!same_list(a.x_sum.factors, ks.concat(["\u03a3"]))) quiet(a.x_sum, { factors: ks.concat(["\u03a3"]) });
     quiet(a.norm_x, { end: d._norm_end });
     [["mask", "mask"], ["scores", "scores"], ["weights", "weights"], ["row_sums", "row_sums"], ["output", "output"],
      ["cweights", "contrast_weights"], ["crow_sums", "contrast_row_sums"], ["coutput", "contrast_output"],
      ["norms", "norms"], ["checks", "checks"]].forEach(function (pair) { fill_source(a[pair[0]], d[pair[1]]); });
+    a.texts.forEach(function (g) { if (g.text_font_size.value !== font_for(n)) quiet(g, { text_font_size: { value: font_for(n) } }); });
     updating = true;
     try {
       quiet(a.p, { end: n, value: st.p, disabled: st.kind !== "padding" });

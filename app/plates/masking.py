@@ -738,8 +738,10 @@ class MaskingPlate(PlateViewer):
             if kind == "custom":
                 if via == "tap":
                     allowed = list(self.mask_src.data["allowed"])
-                    if len(allowed) != n * n or not all(isinstance(v, (bool, np.bool_)) for v in allowed):
+                    if len(allowed) != n * n:
                         raise ValueError(f"the mask needs {n * n} true/false cells, got {len(allowed)}")
+                    if not all(isinstance(v, (bool, np.bool_)) for v in allowed):
+                        raise ValueError(f"the mask's {n * n} cells must each be true or false")
                     cells = np.array(allowed, dtype=bool).reshape(n, n)
                 elif s.kind != "custom":
                     cells = s.mask()  # choosing custom starts from the mask on screen

@@ -37,7 +37,7 @@ from functools import partial
 import numpy as np
 import panel as pn
 import param
-from bokeh.events import ButtonClick, Tap
+from bokeh.events import ButtonClick, DoubleTap, Tap
 from bokeh.layouts import column as bk_column
 from bokeh.layouts import row as bk_row
 from bokeh.models import (
@@ -684,7 +684,11 @@ class MaskingPlate(PlateViewer):
 
         self.a11y_toggle.js_on_change("active", js("AEA11y.on_table_toggle(a);"))
 
-        self.mask_plot.js_on_event(Tap, js("MaskingLive.on_tap(a, cb_obj);"))
+        # Bokeh reports the second of two taps within 300 ms as a DoubleTap and not as a Tap;
+        # each is a flip, or quick taps on two cells would lose the second.
+        on_tap = js("MaskingLive.on_tap(a, cb_obj);")
+        self.mask_plot.js_on_event(Tap, on_tap)
+        self.mask_plot.js_on_event(DoubleTap, on_tap)
         recompute = js("MaskingLive.on_widget(a);")
         for wdg, attr in [(self.n_w, "value"), (self.kind_w, "active"), (self.p_w, "value"), (self.w_w, "value"),
                           (self.causal_w, "active"), (self.contrast_w, "active")]:

@@ -51,7 +51,7 @@ from functools import cache
 import numpy as np
 import panel as pn
 import param
-from bokeh.events import ButtonClick, Pan, PanEnd, PanStart, Tap
+from bokeh.events import ButtonClick, DoubleTap, Pan, PanEnd, PanStart, Tap
 from bokeh.models import (
     BoxAnnotation,
     Button,
@@ -604,7 +604,9 @@ class ScalingPlate(PlateViewer):
             plot.js_on_event(PanStart, js("ScalingLive.on_pan_start(a, cb_obj, target);", target=plot))
             plot.js_on_event(Pan, js("ScalingLive.on_pan(a, cb_obj, target);", target=plot))
             plot.js_on_event(PanEnd, js("ScalingLive.on_pan_end(a, cb_obj, target);", target=plot))
-            plot.js_on_event(Tap, js("ScalingLive.on_tap(a, cb_obj, target);", target=plot))
+            on_tap = js("ScalingLive.on_tap(a, cb_obj, target);", target=plot)
+            plot.js_on_event(Tap, on_tap)
+            plot.js_on_event(DoubleTap, on_tap)  # a quick second tap arrives as a DoubleTap only
 
         # Python follows what a served page sends. Every change in the browser (widget, drag,
         # click) runs through scaling.js, which marks a plot "busy" while changes come and clears

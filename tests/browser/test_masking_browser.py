@@ -250,3 +250,32 @@ def test_exported_file_works_offline(new_tab, masking_html):
 
     tab.assert_offline()
     tab.assert_no_errors()
+
+
+def test_quick_taps_each_flip_a_cell(new_tab, masking_html):
+    """Taps closer than 300 ms reach Bokeh as a Tap then a DoubleTap; each must flip its cell.
+
+    Two quick clicks on two cells flip both; a double click on a cell flips it twice.
+    """
+    from app.plates.masking import MaskingState
+
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    open_plate(page, masking_html.as_uri())
+    page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('mask_plot'))"
+                  ".canvas_view.events_el.scrollIntoView({block: 'center'})")
+    a = page.evaluate(CELL, ["mask_plot", "k2", "q1"])  # blocked under the causal mask
+    b = page.evaluate(CELL, ["mask_plot", "k1", "q3"])  # allowed
+    page.mouse.click(*a)
+    page.mouse.click(*b)
+    want = MaskingState(kind="custom", cells=np.tril(np.ones((5, 5), dtype=bool)))
+    want.cells[0, 1] = True
+    want.cells[2, 0] = False
+    assert_matches_core(read(page), want)
+    assert_pins(read(page), want)
+
+    page.mouse.dblclick(*a)  # two more flips of the same cell: allowed again, as it was
+    assert_matches_core(read(page), want)
+    tab.assert_offline()
+    tab.assert_no_errors()

@@ -244,3 +244,21 @@ def test_exported_file_offline(new_tab, exported):
     assert_matches_core(read(link.page), 128, True)
     link.assert_offline()
     link.assert_no_errors()
+
+
+def test_exported_quick_taps_each_set_the_width(new_tab, exported):
+    """A second tap within 300 ms reaches Bokeh as a DoubleTap, not a Tap: it must still count."""
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    open_page(page, exported.as_uri())
+    page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('flat_plot'))"
+                  ".canvas_view.events_el.scrollIntoView({block: 'center'})")
+    at_256, at_16 = to_page_xy(page, "flat_plot", 256, 0.45), to_page_xy(page, "flat_plot", 16, 0.45)
+    page.mouse.click(*at_256)
+    page.mouse.click(*at_16)
+    assert_matches_core(read(page), 16, False)
+    page.mouse.dblclick(*at_256)
+    assert_matches_core(read(page), 256, False)
+    tab.assert_offline()
+    tab.assert_no_errors()

@@ -15,7 +15,8 @@
  * recalculation each time a visual reads a CSS value): AELive.quiet_styles skips a rewrite that
  * changes nothing. And DOM-heavy views that follow a source (a DataTable) cost more than the
  * plots: AELive.throttle runs such an update at most every few frames, always ending with the
- * latest numbers. AELive.local_layout keeps a fixed-size figure's relayout inside the figure.
+ * latest numbers. AELive.local_layout keeps a fixed-size figure's relayout inside the figure, and
+ * AELive.coalesce_updates makes the several recomputations of a renderer that one change starts one.
  */
 var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
   "use strict";
@@ -129,6 +130,58 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return patched;
   }
 
+  // A renderer recomputes its glyphs (set_data, then set_visuals, which for a Text glyph measures
+  // every label five times over: the glyph and its selection, nonselection, muted and decimated
+  // copies) on each of several signals that one change of n sends in turn: its source's data, its
+  // view's new indices, and each factor range's new factors. The plates set all of these in one
+  // synchronous run, so BokehJS 3.10 computed each renderer three or four times over, and then once
+  // more because set_data's own update of the view's `masked` indices starts set_visuals again
+  // with the same inputs. Here the updates asked for in one run become one, in a microtask (before
+  // the next frame is painted), and the repeat from `masked` is skipped. A partial update (a
+  // patch, with indices) goes through at once as before. Patched once per page, on the class that
+  // every glyph renderer's view shares.
+  function coalesce_updates(doc) {
+    if (typeof Bokeh === "undefined" || !Bokeh.index || !doc) return false;
+    var models = Array.from(doc.all_models || []);
+    for (var i = 0; i < models.length; i++) {
+      var v = view_of(models[i]);
+      var views = v && v.renderer_views ? Array.from(v.renderer_views.values()) : [];
+      for (var j = 0; j < views.length; j++) {
+        var r = views[j];
+        if (!r.glyph || typeof r.update_data !== "function" || typeof r.set_visuals !== "function" ||
+            typeof r._update_masked_indices !== "function") continue;
+        var proto = Object.getPrototypeOf(r);
+        while (proto && !Object.prototype.hasOwnProperty.call(proto, "update_data")) proto = Object.getPrototypeOf(proto);
+        if (!proto || !Object.prototype.hasOwnProperty.call(proto, "_update_masked_indices") ||
+            !Object.prototype.hasOwnProperty.call(proto, "set_visuals")) continue;
+        if (proto.__ae_coalesced) return true;
+        var update_data = proto.update_data, update_masked = proto._update_masked_indices,
+          set_visuals = proto.set_visuals;
+        proto.update_data = function (indices) {
+          if (indices != null) return update_data.call(this, indices);
+          if (this.__ae_pending) return this.__ae_pending;
+          var self = this;
+          this.__ae_pending = Promise.resolve().then(function () {
+            self.__ae_pending = null;
+            return update_data.call(self);
+          });
+          return this.__ae_pending;
+        };
+        proto._update_masked_indices = function () {
+          this.__ae_masking = true;
+          try { return update_masked.apply(this, arguments); } finally { this.__ae_masking = false; }
+        };
+        proto.set_visuals = function () {
+          if (this.__ae_masking) return Promise.resolve();  // set_data has just run it
+          return set_visuals.apply(this, arguments);
+        };
+        proto.__ae_coalesced = true;
+        return true;
+      }
+    }
+    return false;
+  }
+
   // Run fn at most once every `ms` for `key`; a call during the wait is kept and runs when it
   // ends (the last one wins), so the final state is always shown.
   var throttled = {};
@@ -148,7 +201,10 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     }, wait);
   }
 
-  return { text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle };
+  return {
+    text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
+    coalesce_updates: coalesce_updates,
+  };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;
 if (typeof module !== "undefined" && module.exports) module.exports = AELive;

@@ -592,7 +592,9 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   }
 
   function init(doc, opts, apply_url) {
-    if (typeof AELive !== "undefined" && AELive.quiet_styles) { AELive.quiet_styles(doc); AELive.local_layout(doc); }
+    if (typeof AELive !== "undefined" && AELive.quiet_styles) {
+      AELive.quiet_styles(doc); AELive.local_layout(doc); AELive.coalesce_updates(doc);
+    }
     claim_touch(doc);
     wire_copy_link(doc);
     var p = params();

@@ -226,7 +226,16 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   }
 
   function room_of(a) { return a.screen && a.screen.data.room ? Number(a.screen.data.room[0]) || 0 : 0; }
+  // A new n or h resizes four figures (their frames follow the cells); BokehJS lays the whole page
+  // out again for each one, synchronously. One layout for the lot (AEPage.one_layout; node tests
+  // load this file without page.js).
   function recompute(a, st) {
+    var r = null, doc = a.head.document;
+    if (typeof AEPage !== "undefined" && AEPage.one_layout && doc) AEPage.one_layout(doc, function () { r = recompute_all(a, st); });
+    else r = recompute_all(a, st);
+    return r;
+  }
+  function recompute_all(a, st) {
     var r = compute(a.recipes, st.d_model, st.h, st.n, room_of(a)), w = r.width, n = st.n;
     var pairs = [[a.head, r.head], [a.head_titles, r.head_titles], [a.head_ticks, r.head_ticks],
       [a.concat, r.concat_data], [a.w_o, r.w_o], [a.out, r.out], [a.concat_marks, r.concat_marks],

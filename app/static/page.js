@@ -439,19 +439,32 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // re-renders asks its root for compute_layout too. Resizing a hundred models one by one cost a
   // hundred layouts: seconds per fitting round on a busy machine. While `fn` runs, each layout
   // root only notes that it is invalid; afterwards it lays out once.
+  // The roots are found in one walk of the view tree (Bokeh.index.find_one walks all of it for
+  // each model: ~70 ms per call here on the multi-head page).
+  function layout_roots(doc) {
+    if (typeof Bokeh === "undefined" || !Bokeh.index || typeof Bokeh.index.query !== "function") return [];
+    var models = doc.all_models;
+    return Array.from(Bokeh.index.query(function (v) {
+      return v.is_layout_root === true && typeof v.invalidate_layout === "function" &&
+        (models == null || typeof models.has !== "function" || models.has(v.model));
+    }));
+  }
   function one_layout(doc, fn) {
-    var roots = [];
-    if (typeof Bokeh !== "undefined" && Bokeh.index) Array.from(doc.all_models || []).forEach(function (m) {
-      var v = Bokeh.index.find_one(m);
-      if (v && v.is_layout_root === true && typeof v.invalidate_layout === "function") roots.push(v);
+    var roots = layout_roots(doc), dirty = [], own = Object.prototype.hasOwnProperty;
+    var kept = roots.map(function (v) {
+      return { invalidate_layout: own.call(v, "invalidate_layout") ? v.invalidate_layout : null,
+               compute_layout: own.call(v, "compute_layout") ? v.compute_layout : null };
     });
-    var dirty = [];
     roots.forEach(function (v) {
-      // Own properties shadow the prototype's methods until they are deleted below.
+      // Own properties shadow the methods until they are put back below.
       v.invalidate_layout = v.compute_layout = function () { if (dirty.indexOf(v) < 0) dirty.push(v); };
     });
     try { fn(); } finally {
-      roots.forEach(function (v) { delete v.invalidate_layout; delete v.compute_layout; });
+      roots.forEach(function (v, i) {
+        ["invalidate_layout", "compute_layout"].forEach(function (k) {
+          if (kept[i][k]) v[k] = kept[i][k]; else delete v[k];
+        });
+      });
       dirty.forEach(function (v) { v.invalidate_layout(); });
     }
   }
@@ -624,7 +637,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   }
 
   var api = {};
-  Object.assign(api, { init: init, flush_url: flush_url, copy_link: copy_link, read_link: read_link, page_notices: page_notices, short_text: short_text, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models });
+  Object.assign(api, { init: init, flush_url: flush_url, copy_link: copy_link, read_link: read_link, page_notices: page_notices, short_text: short_text, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models,
+    one_layout: one_layout });
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;
   return api;
 })();

@@ -161,6 +161,8 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
 
   // Set model properties in this browser only; Python gets the widgets' values and answers.
   function quiet(model, props) { model.setv(props, { sync: false }); }
+  // A Div's words, without Bokeh's relayout of the page (live.js; plain setv in node tests).
+  function quiet_text(model, html) { if (typeof AELive !== "undefined") AELive.text(model, html); else quiet(model, { text: html }); }
 
   var SOURCES = ["tokens", "scores", "weights", "row_sums", "output", "original_output", "output_diff", "perm_check"];
 
@@ -171,8 +173,8 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
     var fd = frame_data(a.data, compute(a.data, st));
     Object.keys(fd.factors).forEach(function (k) { quiet(a["range_" + k], { factors: fd.factors[k] }); });
     SOURCES.forEach(function (k) { quiet(a[k], { data: fd.sources[k] }); });
-    quiet(a.order, { text: fd.order });
-    quiet(a.check, { text: fd.check });
+    quiet_text(a.order, fd.order);
+    quiet_text(a.check, fd.check);
     write_url(a, a.data.defaults, st);
     return fd;
   }

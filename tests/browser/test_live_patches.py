@@ -1,9 +1,12 @@
-"""AELive's patches of BokehJS internals (app/static/live.js), held to what they promise.
+"""The live path's ways round BokehJS's repeated work, held to what they promise.
 
-They are guarded (a BokehJS that changed shape is left alone), so without a test a new Bokeh
-could silently undo them. AELive.coalesce_updates: one change of n on the masking page starts
-one recomputation per glyph renderer, not three or four, and the numbers on screen are still
-attention_core's.
+They lean on BokehJS internals and are guarded (a BokehJS that changed shape is left alone), so
+without a test a new Bokeh could silently undo them:
+- AELive.coalesce_updates (live.js): one change of n on the masking page recomputes each glyph
+  renderer once, not four or five times;
+- AEPage.one_layout (page.js), used by multi_head.js: a new n resizes four figures and the page
+  is laid out once, not four times.
+Either way the numbers on screen are still attention_core's.
 """
 
 from __future__ import annotations
@@ -63,5 +66,45 @@ def test_one_change_of_n_recomputes_each_renderer_once(new_tab, export_plate):
     # set_visuals: once inside set_data, and not again for the view's new `masked` indices.
     assert all(c["set_visuals"] == 1 for c in moved), counts
     assert_matches_core(read(page), MaskingState(n=6))
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+# Count the whole-page layouts: compute_layout on every layout root.
+COUNT_LAYOUTS = r"""() => {
+  window.__ae_layouts = 0;
+  const roots = Array.from(Bokeh.index.query((v) => v.is_layout_root === true && typeof v.compute_layout === "function"));
+  for (const v of roots) {
+    const own = v.compute_layout;
+    v.compute_layout = function () { window.__ae_layouts += 1; return own.apply(this, arguments); };
+  }
+  return roots.length;
+}"""
+
+
+def test_one_change_of_n_lays_the_multi_head_page_out_once(new_tab, export_plate):
+    """A new n resizes four figures; AEPage.one_layout makes that one layout, not one per figure."""
+    from test_multi_head_browser import READY as MH_READY
+    from test_multi_head_browser import assert_matches_core as mh_matches_core
+    from test_multi_head_browser import read as mh_read
+
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    page.goto(export_plate("multi-head").as_uri())
+    page.wait_for_function(MH_READY, timeout=60_000)
+    st = mh_read(page)
+    d_model, h, n = st["setting"]["d_model"][0], st["setting"]["h"][0], st["setting"]["n"][0]
+    sizes = page.evaluate("""() => ['head_maps', 'concat_map', 'w_o_map', 'output_map'].map((k) => {
+        const m = Bokeh.documents[0].get_model_by_name(k); return [m.frame_width, m.frame_height]; })""")
+    assert page.evaluate(COUNT_LAYOUTS) >= 1
+    page.evaluate("(n) => { Bokeh.documents[0].get_model_by_name('n').value = n; }", n + 1)
+    page.wait_for_function("""(n) => Bokeh.documents[0].get_model_by_name('setting').data.n[0] === n &&
+        new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))""", arg=n + 1)
+    after = page.evaluate("""() => ['head_maps', 'concat_map', 'w_o_map', 'output_map'].map((k) => {
+        const m = Bokeh.documents[0].get_model_by_name(k); return [m.frame_width, m.frame_height]; })""")
+    assert sum(a != b for a, b in zip(sizes, after)) >= 3, (sizes, after)  # the figures did change size
+    assert page.evaluate("() => window.__ae_layouts") == 1
+    mh_matches_core(mh_read(page), d_model, h, n + 1)
     tab.assert_offline()
     tab.assert_no_errors()

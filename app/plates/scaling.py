@@ -83,7 +83,7 @@ from ..jsassets import custom_js_code
 from ..mathml import formula_html
 from ..state import NUMBER, PlateState
 from ..theme import PALETTE, style_figure
-from .base import PlateViewer, push, set_if_changed
+from .base import PlateViewer, live_layer, push, set_if_changed
 
 WIDTHS = [2**e for e in range(11)]  # d_k = 1 .. 1024
 DEFAULT_D_K = 64
@@ -524,6 +524,12 @@ class ScalingPlate(PlateViewer):
                               text_font_size="10pt", text_color=PALETTE["ink"],
                               background_fill_color="white", background_fill_alpha=0.7))
         self.ent_plot = e
+        # What a move of the width changes on these two figures (the marker, its label and the
+        # dotted line) is drawn on their overlay canvas, so a move does not repaint their axes,
+        # grids and curves (see live_layer).
+        for fig, src, span in ((f, self.flat_cur_src, self.flat_span), (e, self.ent_cur_src, self.ent_span)):
+            live_layer(fig, src)
+            span.level = "overlay"
 
         # (c3) The worked contrast: softmax([8, 0, −8]) against softmax([1, 0, −1]).
         cases = [case_name(sc) for sc, _ in CONTRAST]

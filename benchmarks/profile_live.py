@@ -125,7 +125,7 @@ def timeline(raw: bytes, what: str, last: int) -> list[str]:
     main = max(mains, key=lambda k: counts[k])
     evs = sorted((e for e in events if (e.get("pid"), e.get("tid")) == main and e.get("ph") == "X"),
                  key=lambda e: (e["ts"], -e.get("dur", 0)))
-    kind = "pointermove" if what == "drag" else "keydown"
+    kind = {"drag": "pointermove", "slider": "keydown", "click": "pointerup"}[what]
     starts = [e["ts"] for e in evs if e["name"] == "EventDispatch" and e.get("args", {}).get("data", {}).get("type") == kind]
     out = []
     for a, b in zip(starts[-last - 1:-1], starts[-last:]):
@@ -162,15 +162,16 @@ def one(browser, t: D.Target, what: str, n: int, setup: str = "", show: int = 0,
         if js:
             cdp.send("Profiler.start")
         page.evaluate(RESET)
-        res = R.drag_live(page, t, n) if what == "drag" else R.slider_presses(page, t, n)
+        res = (R.drag_live(page, t, n) if what == "drag" else R.slider_presses(page, t, n) if what == "slider"
+               else R.clicks(page, t, n))
         counts = page.evaluate("() => window.__live_counts")
         prof = cdp.send("Profiler.stop")["profile"] if js else {"nodes": []}
         raw = browser.stop_tracing()
         if os.environ.get("PROFILE_LIVE_TRACE"):
             Path(os.environ["PROFILE_LIVE_TRACE"] + f".{what}.json").write_bytes(raw)
-        done = res.get("moves") or res.get("presses") or n
+        done = res.get("moves") or res.get("presses") or res.get("clicks") or n
         k = max(1, done)
-        return {"latency": {x: res.get(x) for x in ("move_ms", "press_ms", "event_to_change_ms", "change_to_frame_ms")
+        return {"latency": {x: res.get(x) for x in ("move_ms", "press_ms", "click_ms", "event_to_change_ms", "change_to_frame_ms")
                             if x in res},
                 "n": done,
                 "bokeh_per": {"document_layouts": round(counts["layouts"] / k, 2),
@@ -196,7 +197,8 @@ def main(argv=None) -> int:
     ap.add_argument("--served", action="store_true", help="profile the served page (default: the exported file)")
     ap.add_argument("--moves", type=int, default=50)
     ap.add_argument("--presses", type=int, default=50)
-    ap.add_argument("--only", choices=["drag", "slider"], help="one interaction only")
+    ap.add_argument("--clicks", type=int, default=50)
+    ap.add_argument("--only", choices=["drag", "slider", "click"], help="one interaction only")
     ap.add_argument("--setup", default="", help="JS run in the page before profiling (an A/B experiment)")
     ap.add_argument("--no-js", action="store_true", help="no JS sampling profiler (it slows the page down)")
     ap.add_argument("--timeline", type=int, default=0, help="print the main thread's tasks for the last N interactions")
@@ -225,11 +227,13 @@ def main(argv=None) -> int:
         with sync_playwright() as pw:
             b = pw.chromium.launch(executable_path=H.CHROMIUM, args=H.CHROMIUM_ARGS)
             try:
-                kinds = [k for k, on in (("drag", t.drag and "query" in t.drag or t.drag), ("slider", t.slider)) if on]
+                kinds = [k for k, on in (("drag", t.drag and "query" in t.drag or t.drag), ("slider", t.slider),
+                                         ("click", t.clicks)) if on]
                 for what in kinds:
                     if a.only and what != a.only:
                         continue
-                    out[what] = one(b, t, what, a.moves if what == "drag" else a.presses, a.setup, a.timeline, not a.no_js)
+                    n = {"drag": a.moves, "slider": a.presses, "click": a.clicks}[what]
+                    out[what] = one(b, t, what, n, a.setup, a.timeline, not a.no_js)
             finally:
                 b.close()
     finally:
@@ -237,7 +241,7 @@ def main(argv=None) -> int:
             srv.stop()
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
-    for what in ("drag", "slider"):
+    for what in ("drag", "slider", "click"):
         r = out.get(what)
         if not r:
             continue

@@ -16,7 +16,8 @@
  * changes nothing. And DOM-heavy views that follow a source (a DataTable) cost more than the
  * plots: AELive.throttle runs such an update at most every few frames, always ending with the
  * latest numbers. AELive.local_layout keeps a fixed-size figure's relayout inside the figure, and
- * AELive.coalesce_updates makes the several recomputations of a renderer that one change starts one.
+ * AELive.coalesce_updates makes the several recomputations of a renderer that one change starts one;
+ * AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn.
  */
 var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
   "use strict";
@@ -189,6 +190,43 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return false;
   }
 
+  // A renderer keeps five copies of its glyph (selection, nonselection, hover, muted and
+  // decimated looks) and recomputes each with the glyph; a Text glyph's copy measures every one of
+  // its labels again (after_visuals), although the plates never select, mute or decimate, so no
+  // copy is drawn. A copy now measures its labels when it is first drawn after a change, if ever;
+  // the renderer's own glyph measures at once, as before. Patched once per page, on the Text
+  // glyph view's class.
+  function lazy_text_copies(doc) {
+    if (typeof Bokeh === "undefined" || !Bokeh.index || !doc) return false;
+    var models = Array.from(doc.all_models || []);
+    for (var i = 0; i < models.length; i++) {
+      var v = view_of(models[i]);
+      var views = v && v.renderer_views ? Array.from(v.renderer_views.values()) : [];
+      for (var j = 0; j < views.length; j++) {
+        var g = views[j].glyph;
+        if (!g || !g.model || g.model.type !== "Text") continue;
+        var proto = Object.getPrototypeOf(g);
+        while (proto && !Object.prototype.hasOwnProperty.call(proto, "after_visuals")) proto = Object.getPrototypeOf(proto);
+        if (!proto || !Object.prototype.hasOwnProperty.call(proto, "_paint")) return false;
+        if (proto.__ae_lazy) return true;
+        var after_visuals = proto.after_visuals, paint = proto._paint;
+        proto.after_visuals = function () {
+          var r = this.parent;
+          if (r != null && r.glyph != null && r.glyph !== this) { this.__ae_stale = true; return; }
+          this.__ae_stale = false;
+          return after_visuals.apply(this, arguments);
+        };
+        proto._paint = function () {
+          if (this.__ae_stale) { this.__ae_stale = false; after_visuals.call(this); }
+          return paint.apply(this, arguments);
+        };
+        proto.__ae_lazy = true;
+        return true;
+      }
+    }
+    return false;
+  }
+
   // Run fn at most once every `ms` for `key`; a call during the wait is kept and runs when it
   // ends (the last one wins), so the final state is always shown.
   var throttled = {};
@@ -210,7 +248,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
 
   return {
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
-    coalesce_updates: coalesce_updates,
+    coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies,
   };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;

@@ -52,9 +52,11 @@ def test_one_change_of_n_recomputes_each_renderer_once(new_tab, export_plate):
     page = tab.page
     page.goto(export_plate("masking").as_uri())
     page.wait_for_function(READY, timeout=60_000)
-    assert page.evaluate("() => AELive.coalesce_updates(Bokeh.documents[0])") is True  # patched (again: a no-op)
     renderers = page.evaluate(COUNT)
     assert renderers >= 10, renderers
+    # page.js patched the class every glyph renderer's view shares (a flag on its prototype).
+    assert page.evaluate("""() => Array.from(Bokeh.index.query((v) => v.glyph != null && v.update_data != null))
+        .every((r) => r.__ae_coalesced === true)""") is True
 
     page.evaluate("() => { Bokeh.documents[0].get_model_by_name('n').value = 6; }")
     page.wait_for_function(SETTLED, arg=6, timeout=30_000)
@@ -106,5 +108,52 @@ def test_one_change_of_n_lays_the_multi_head_page_out_once(new_tab, export_plate
     assert sum(a != b for a, b in zip(sizes, after)) >= 3, (sizes, after)  # the figures did change size
     assert page.evaluate("() => window.__ae_layouts") == 1
     mh_matches_core(mh_read(page), d_model, h, n + 1)
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+# Count the text measurements (TextBox.size, on the class every label shares) and the labels.
+COUNT_MEASURES = r"""() => {
+  const texts = [];
+  for (const m of Bokeh.documents[0].all_models) {
+    const v = Bokeh.index.find_one(m);
+    if (!v || !v.renderer_views) continue;
+    for (const r of v.renderer_views.values()) if (r.glyph && r.glyph.model.type === "Text") texts.push(r);
+  }
+  const label = texts.map((r) => (r.glyph.labels || []).find((l) => l != null)).find((l) => l != null);
+  let proto = Object.getPrototypeOf(label);
+  while (proto && !Object.prototype.hasOwnProperty.call(proto, "size")) proto = Object.getPrototypeOf(proto);
+  const size = proto.size;
+  window.__ae_measures = 0;
+  proto.size = function () { window.__ae_measures += 1; return size.apply(this, arguments); };
+  window.__ae_texts = texts;
+  return texts.length;
+}"""
+
+LABELS_NOW = r"""() => window.__ae_texts.reduce((n, r) => n + r.glyph.labels.filter((l) => l != null).length, 0)"""
+
+
+def test_a_text_glyphs_unseen_copies_do_not_measure_its_labels(new_tab, export_plate):
+    """After a change of n each label is measured once for the glyph, not again in its four
+    never-drawn copies (AELive.lazy_text_copies); the numbers drawn are still attention_core's."""
+    from app.plates.masking import MaskingState
+
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    page.goto(export_plate("masking").as_uri())
+    page.wait_for_function(READY, timeout=60_000)
+    assert page.evaluate(COUNT_MEASURES) >= 5
+    assert page.evaluate("() => window.__ae_texts.every((r) => r.glyph.__ae_lazy === true)") is True  # set by page.js
+    page.evaluate("() => { Bokeh.documents[0].get_model_by_name('n').value = 7; }")
+    page.wait_for_function(SETTLED, arg=7, timeout=30_000)
+    measures, labels = page.evaluate("() => window.__ae_measures"), page.evaluate(LABELS_NOW)
+    assert labels >= 5 * 49
+    # Each label: once in after_visuals, and what painting it takes (the copies would add 4).
+    assert measures <= 3 * labels, (measures, labels)
+    stale = page.evaluate("""() => window.__ae_texts.map((r) => [r.glyph.__ae_stale === true,
+        [r.selection_glyph, r.nonselection_glyph, r.muted_glyph, r.decimated_glyph].every((g) => g.__ae_stale === true)])""")
+    assert all(s == [False, True] for s in stale), stale
+    assert_matches_core(read(page), MaskingState(n=7))
     tab.assert_offline()
     tab.assert_no_errors()

@@ -38,6 +38,13 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return v;
   }
 
+  // The first view of the page that `test` accepts, found in one walk of the view tree.
+  function first_view(test) {
+    if (typeof Bokeh === "undefined" || !Bokeh.index || typeof Bokeh.index.query_one !== "function") return null;
+    try { return Bokeh.index.query_one(function (v) { try { return !!test(v); } catch (e) { return false; } }); }
+    catch (e) { return null; }
+  }
+
   // Teach one Div view to take a text change without the relayout while `light` is on.
   function patch(view) {
     if (view.__ae_light) return;
@@ -76,27 +83,23 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   // Setting a text equal to the one there is a no-op in meaning, so it is skipped. Patched once per
   // page, on the class shared by every view (reached through any renderer view's sheet).
   function quiet_styles(doc) {
-    if (typeof Bokeh === "undefined" || !Bokeh.index || !doc) return false;
-    var models = Array.from(doc.all_models || []);
-    for (var i = 0; i < models.length; i++) {
-      var v = view_of(models[i]);
-      var views = v && v.renderer_views ? Array.from(v.renderer_views.values()) : [];
-      for (var j = 0; j < views.length; j++) {
-        var sheet = views[j].position;
-        var proto = sheet && Object.getPrototypeOf(sheet);
-        while (proto && !Object.prototype.hasOwnProperty.call(proto, "_update")) proto = Object.getPrototypeOf(proto);
-        if (!proto || !sheet.el || typeof proto._update !== "function") continue;
-        if (proto.__ae_quiet) return true;
-        var update = proto._update;
-        proto._update = function (css) {
-          if (this.el != null && this.el.textContent === css) return;
-          update.call(this, css);
-        };
-        proto.__ae_quiet = true;
-        return true;
-      }
-    }
-    return false;
+    if (!doc) return false;
+    var r = first_view(function (v) {
+      var sheet = v.position;
+      return v.renderer_views == null && sheet != null && sheet.el != null && typeof sheet._update === "function";
+    });
+    if (r == null) return false;
+    var proto = Object.getPrototypeOf(r.position);
+    while (proto && !Object.prototype.hasOwnProperty.call(proto, "_update")) proto = Object.getPrototypeOf(proto);
+    if (!proto || typeof proto._update !== "function") return false;
+    if (proto.__ae_quiet) return true;
+    var update = proto._update;
+    proto._update = function (css) {
+      if (this.el != null && this.el.textContent === css) return;
+      update.call(this, css);
+    };
+    proto.__ae_quiet = true;
+    return true;
   }
 
   // A figure whose axes change size (new factors when n changes, longer tick labels) lays itself
@@ -149,82 +152,69 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   // patch, with indices) goes through at once as before. Patched once per page, on the class that
   // every glyph renderer's view shares.
   function coalesce_updates(doc) {
-    if (typeof Bokeh === "undefined" || !Bokeh.index || !doc) return false;
-    var models = Array.from(doc.all_models || []);
-    for (var i = 0; i < models.length; i++) {
-      var v = view_of(models[i]);
-      var views = v && v.renderer_views ? Array.from(v.renderer_views.values()) : [];
-      for (var j = 0; j < views.length; j++) {
-        var r = views[j];
-        if (!r.glyph || typeof r.update_data !== "function" || typeof r.set_visuals !== "function" ||
-            typeof r._update_masked_indices !== "function") continue;
-        var proto = Object.getPrototypeOf(r);
-        while (proto && !Object.prototype.hasOwnProperty.call(proto, "update_data")) proto = Object.getPrototypeOf(proto);
-        if (!proto || !Object.prototype.hasOwnProperty.call(proto, "_update_masked_indices") ||
-            !Object.prototype.hasOwnProperty.call(proto, "set_visuals")) continue;
-        if (proto.__ae_coalesced) return true;
-        var update_data = proto.update_data, update_masked = proto._update_masked_indices,
-          set_visuals = proto.set_visuals;
-        proto.update_data = function (indices) {
-          if (indices != null) return update_data.call(this, indices);
-          if (this.__ae_pending) return this.__ae_pending;
-          var self = this;
-          this.__ae_pending = Promise.resolve().then(function () {
-            self.__ae_pending = null;
-            return update_data.call(self);
-          });
-          return this.__ae_pending;
-        };
-        proto._update_masked_indices = function () {
-          this.__ae_masking = true;
-          try { return update_masked.apply(this, arguments); } finally { this.__ae_masking = false; }
-        };
-        proto.set_visuals = function () {
-          if (this.__ae_masking) return Promise.resolve();  // set_data has just run it
-          return set_visuals.apply(this, arguments);
-        };
-        proto.__ae_coalesced = true;
-        return true;
-      }
-    }
-    return false;
+    if (!doc) return false;
+    var r = first_view(function (v) {
+      return v.glyph != null && typeof v.update_data === "function" && typeof v.set_visuals === "function" &&
+        typeof v._update_masked_indices === "function";
+    });
+    if (r == null) return false;
+    var proto = Object.getPrototypeOf(r);
+    while (proto && !Object.prototype.hasOwnProperty.call(proto, "update_data")) proto = Object.getPrototypeOf(proto);
+    if (!proto || !Object.prototype.hasOwnProperty.call(proto, "_update_masked_indices") ||
+        !Object.prototype.hasOwnProperty.call(proto, "set_visuals")) return false;
+    if (proto.__ae_coalesced) return true;
+    var update_data = proto.update_data, update_masked = proto._update_masked_indices,
+      set_visuals = proto.set_visuals;
+    proto.update_data = function (indices) {
+      if (indices != null) return update_data.call(this, indices);
+      if (this.__ae_pending) return this.__ae_pending;
+      var self = this;
+      this.__ae_pending = Promise.resolve().then(function () {
+        self.__ae_pending = null;
+        return update_data.call(self);
+      });
+      return this.__ae_pending;
+    };
+    proto._update_masked_indices = function () {
+      this.__ae_masking = true;
+      try { return update_masked.apply(this, arguments); } finally { this.__ae_masking = false; }
+    };
+    proto.set_visuals = function () {
+      if (this.__ae_masking) return Promise.resolve();  // set_data has just run it
+      return set_visuals.apply(this, arguments);
+    };
+    proto.__ae_coalesced = true;
+    return true;
   }
 
-  // A renderer keeps five copies of its glyph (selection, nonselection, hover, muted and
-  // decimated looks) and recomputes each with the glyph; a Text glyph's copy measures every one of
+  // A renderer keeps up to five copies of its glyph (selection, nonselection, hover, muted
+  // and decimated looks) and recomputes each with the glyph; a Text glyph's copy measures every one of
   // its labels again (after_visuals), although the plates never select, mute or decimate, so no
   // copy is drawn. A copy now measures its labels when it is first drawn after a change, if ever;
   // the renderer's own glyph measures at once, as before. Patched once per page, on the Text
   // glyph view's class.
   function lazy_text_copies(doc) {
-    if (typeof Bokeh === "undefined" || !Bokeh.index || !doc) return false;
-    var models = Array.from(doc.all_models || []);
-    for (var i = 0; i < models.length; i++) {
-      var v = view_of(models[i]);
-      var views = v && v.renderer_views ? Array.from(v.renderer_views.values()) : [];
-      for (var j = 0; j < views.length; j++) {
-        var g = views[j].glyph;
-        if (!g || !g.model || g.model.type !== "Text") continue;
-        var proto = Object.getPrototypeOf(g);
-        while (proto && !Object.prototype.hasOwnProperty.call(proto, "after_visuals")) proto = Object.getPrototypeOf(proto);
-        if (!proto || !Object.prototype.hasOwnProperty.call(proto, "_paint")) return false;
-        if (proto.__ae_lazy) return true;
-        var after_visuals = proto.after_visuals, paint = proto._paint;
-        proto.after_visuals = function () {
-          var r = this.parent;
-          if (r != null && r.glyph != null && r.glyph !== this) { this.__ae_stale = true; return; }
-          this.__ae_stale = false;
-          return after_visuals.apply(this, arguments);
-        };
-        proto._paint = function () {
-          if (this.__ae_stale) { this.__ae_stale = false; after_visuals.call(this); }
-          return paint.apply(this, arguments);
-        };
-        proto.__ae_lazy = true;
-        return true;
-      }
-    }
-    return false;
+    if (!doc) return false;
+    var r = first_view(function (v) { return v.glyph != null && v.glyph.model != null && v.glyph.model.type === "Text"; });
+    if (r == null) return false;
+    var g = r.glyph;
+    var proto = Object.getPrototypeOf(g);
+    while (proto && !Object.prototype.hasOwnProperty.call(proto, "after_visuals")) proto = Object.getPrototypeOf(proto);
+    if (!proto || !Object.prototype.hasOwnProperty.call(proto, "_paint")) return false;
+    if (proto.__ae_lazy) return true;
+    var after_visuals = proto.after_visuals, paint = proto._paint;
+    proto.after_visuals = function () {
+      var r = this.parent;
+      if (r != null && r.glyph != null && r.glyph !== this) { this.__ae_stale = true; return; }
+      this.__ae_stale = false;
+      return after_visuals.apply(this, arguments);
+    };
+    proto._paint = function () {
+      if (this.__ae_stale) { this.__ae_stale = false; after_visuals.call(this); }
+      return paint.apply(this, arguments);
+    };
+    proto.__ae_lazy = true;
+    return true;
   }
 
   // Run fn at most once every `ms` for `key`; a call during the wait is kept and runs when it

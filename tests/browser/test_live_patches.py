@@ -54,9 +54,10 @@ def test_one_change_of_n_recomputes_each_renderer_once(new_tab, export_plate):
     page.wait_for_function(READY, timeout=60_000)
     renderers = page.evaluate(COUNT)
     assert renderers >= 10, renderers
-    # page.js patched the class every glyph renderer's view shares (a flag on its prototype).
+    # page.js patched the class every glyph renderer's view shares (a flag on its prototype), and
+    # the style sheets' class (AELive.quiet_styles).
     assert page.evaluate("""() => Array.from(Bokeh.index.query((v) => v.glyph != null && v.update_data != null))
-        .every((r) => r.__ae_coalesced === true)""") is True
+        .every((r) => r.__ae_coalesced === true && r.position.__ae_quiet === true)""") is True
 
     page.evaluate("() => { Bokeh.documents[0].get_model_by_name('n').value = 6; }")
     page.wait_for_function(SETTLED, arg=6, timeout=30_000)

@@ -44,14 +44,19 @@ SETTLED = r"""(n) => {
 }"""
 
 
+def open_exported(new_tab, export_plate, slug: str, ready: str):
+    """The plate's exported file in a tab with the network cut off, once `ready` holds."""
+    tab = new_tab()
+    tab.block_network()
+    tab.page.goto(export_plate(slug).as_uri())
+    tab.page.wait_for_function(ready, timeout=60_000)
+    return tab, tab.page
+
+
 def test_one_change_of_n_recomputes_each_renderer_once(new_tab, export_plate):
     from app.plates.masking import MaskingState
 
-    tab = new_tab()
-    tab.block_network()
-    page = tab.page
-    page.goto(export_plate("masking").as_uri())
-    page.wait_for_function(READY, timeout=60_000)
+    tab, page = open_exported(new_tab, export_plate, "masking", READY)
     renderers = page.evaluate(COUNT)
     assert renderers >= 10, renderers
     # page.js patched the class every glyph renderer's view shares (a flag on its prototype), and
@@ -91,11 +96,7 @@ def test_one_change_of_n_lays_the_multi_head_page_out_once(new_tab, export_plate
     from test_multi_head_browser import assert_matches_core as mh_matches_core
     from test_multi_head_browser import read as mh_read
 
-    tab = new_tab()
-    tab.block_network()
-    page = tab.page
-    page.goto(export_plate("multi-head").as_uri())
-    page.wait_for_function(MH_READY, timeout=60_000)
+    tab, page = open_exported(new_tab, export_plate, "multi-head", MH_READY)
     st = mh_read(page)
     d_model, h, n = st["setting"]["d_model"][0], st["setting"]["h"][0], st["setting"]["n"][0]
     sizes = page.evaluate("""() => ['head_maps', 'concat_map', 'w_o_map', 'output_map'].map((k) => {
@@ -139,11 +140,7 @@ def test_a_text_glyphs_unseen_copies_do_not_measure_its_labels(new_tab, export_p
     never-drawn copies (AELive.lazy_text_copies); the numbers drawn are still attention_core's."""
     from app.plates.masking import MaskingState
 
-    tab = new_tab()
-    tab.block_network()
-    page = tab.page
-    page.goto(export_plate("masking").as_uri())
-    page.wait_for_function(READY, timeout=60_000)
+    tab, page = open_exported(new_tab, export_plate, "masking", READY)
     assert page.evaluate(COUNT_MEASURES) >= 5
     assert page.evaluate("() => window.__ae_texts.every((r) => r.glyph.__ae_lazy === true)") is True  # set by page.js
     page.evaluate("() => { Bokeh.documents[0].get_model_by_name('n').value = 7; }")

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import wait_synced, ws_count
+from helpers import scroll_plot_into_view, wait_synced, ws_count
 
 pytestmark = pytest.mark.browser
 
@@ -263,8 +263,7 @@ def test_quick_taps_each_flip_a_cell(new_tab, masking_html):
     tab.block_network()
     page = tab.page
     open_plate(page, masking_html.as_uri())
-    page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('mask_plot'))"
-                  ".canvas_view.events_el.scrollIntoView({block: 'center'})")
+    scroll_plot_into_view(page, "mask_plot")
     a = page.evaluate(CELL, ["mask_plot", "k2", "q1"])  # blocked under the causal mask
     b = page.evaluate(CELL, ["mask_plot", "k1", "q3"])  # allowed
     page.mouse.click(*a)

@@ -17,7 +17,7 @@ import pytest
 
 import attention_core as ac
 from app.plates.scaling import histogram_tables, readout_html, sample_stds
-from helpers import to_page_xy, wait_synced
+from helpers import scroll_plot_into_view, to_page_xy, wait_synced
 
 pytestmark = pytest.mark.browser
 WAIT = 60_000  # ms: generous, the machine may be shared
@@ -252,8 +252,7 @@ def test_exported_quick_taps_each_set_the_width(new_tab, exported):
     tab.block_network()
     page = tab.page
     open_page(page, exported.as_uri())
-    page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('flat_plot'))"
-                  ".canvas_view.events_el.scrollIntoView({block: 'center'})")
+    scroll_plot_into_view(page, "flat_plot")
     at_256, at_16 = to_page_xy(page, "flat_plot", 256, 0.45), to_page_xy(page, "flat_plot", 16, 0.45)
     page.mouse.click(*at_256)
     page.mouse.click(*at_16)

@@ -67,8 +67,10 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
     computing = true;
     try { return compute(a); } finally { computing = false; }
   }
+  function shown_key(st) { return st.exp + (st.scaled ? "s" : "r"); }
   function compute(a) {
     var st = settings(a), d = st.d_k, flag = st.scaled ? 1 : 0;
+    a.hist.__ae_shown = shown_key(st);  // on a model: each callback has its own `a`
     if (a.defaults) write_url(a);
 
     // (a) the histogram: this width's precomputed bins, and the normal curve over them.
@@ -136,7 +138,9 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
   // (the page moved on while Python computed) is caught by the guard below.
   function on_widget(a) {
     guard(a);
-    recompute(a);
+    // A drag or tap sets the slider quietly and has already recomputed for it: the slider's own
+    // change event then finds the views showing these settings, and need not paint them again.
+    if (a.hist.__ae_shown !== shown_key(settings(a))) recompute(a);
     if (Object.keys(drags).length > 0) return;  // a pan commits when it ends
     var plot = a.flat_plot;
     if (plot.tags.indexOf("busy") < 0) plot.tags = ["busy"];
@@ -163,9 +167,13 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
   }
 
   // --- a drag or click on the flat-line or entropy chart sets the width -------------------
-  function set_width_from_x(a, x) {
+  // d_k snaps to a power of two, so most moves of a drag land on the width already shown: such
+  // a move (only_if_new) changes nothing and repaints nothing. A press or a tap always recomputes,
+  // in case Python's answer left the views behind the widgets.
+  function set_width_from_x(a, x, only_if_new) {
     var e = x > 0 ? clamp(Math.round(Math.log2(x)), 0, MAX_EXP) : 0;
     if (Number(a.dk.value) !== e) quiet(a.dk, { value: e });
+    else if (only_if_new) return;
     recompute(a);
   }
 
@@ -183,7 +191,7 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
 
   function on_pan(a, ev, plot) {
     if (!drags[plot.id]) return;
-    set_width_from_x(a, ev.x);
+    set_width_from_x(a, ev.x, true);
   }
 
   function on_pan_end(a, ev, plot) {

@@ -261,3 +261,24 @@ def test_exported_quick_taps_each_set_the_width(new_tab, exported):
     assert_matches_core(read(page), 256, False)
     tab.assert_offline()
     tab.assert_no_errors()
+
+
+def test_exported_drag_recomputes_only_when_the_width_changes(new_tab, exported):
+    """d_k snaps to powers of two: a drag move that stays on the width shown changes no source,
+    so nothing repaints; each new width recomputes once, and every reading matches the core."""
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    open_page(page, exported.as_uri())
+    page.evaluate("() => { window.__hist_changes = 0; Bokeh.documents[0].get_model_by_name('histogram')"
+                  ".change.connect(() => { window.__hist_changes += 1; }); }")
+    readings = drag_along_widths(page, 64, 1024, steps=24)
+    widths = [2 ** r["d_k"] for r in readings]
+    for r, d_k in zip(readings, widths):
+        assert_matches_core(r, d_k, False)
+    new_widths = 1 + sum(1 for a, b in zip(widths, widths[1:]) if a != b)  # the press, then each change
+    assert set(widths) == {64, 128, 256, 512, 1024}, widths
+    changes = page.evaluate("() => window.__hist_changes")
+    assert changes <= new_widths + 1, (changes, widths)  # 25 (one per move) before moves were skipped
+    tab.assert_offline()
+    tab.assert_no_errors()

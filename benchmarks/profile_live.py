@@ -39,7 +39,7 @@ import profile_load as P  # noqa: E402
 # the classes are not reachable from outside the bundle).
 COUNTERS = r"""() => {
   const C = window.__live_counts = {layouts: 0, layout_ms: 0, rerenders: 0, paints: 0, paint_ms: 0, changes: 0,
-                                     by_paint: {}, by_rerender: {}, by_change: {}};
+                                     by_paint: {}, by_paint_ms: {}, by_rerender: {}, by_change: {}};
   const d = Bokeh.documents[0];
   const seen = new Set();
   const wrap = (obj, name, fn) => {
@@ -59,7 +59,9 @@ COUNTERS = r"""() => {
     });
     if (typeof v.repaint === "function" && v.model.type === "Figure") wrap(v, "paint", function (orig, args) {
       const t = performance.now(); try { return orig.apply(this, args); } finally {
-        C.paints += 1; C.paint_ms += performance.now() - t; C.by_paint[label] = (C.by_paint[label] || 0) + 1; }
+        const ms = performance.now() - t;
+        C.paints += 1; C.paint_ms += ms; C.by_paint[label] = (C.by_paint[label] || 0) + 1;
+        C.by_paint_ms[label] = (C.by_paint_ms[label] || 0) + ms; }
     });
     for (const c of (v.children_views ? v.children_views() : [])) visit(c);
   };
@@ -181,6 +183,7 @@ def one(browser, t: D.Target, what: str, n: int, setup: str = "", show: int = 0,
                               "canvas_paints": round(counts["paints"] / k, 2),
                               "paint_ms": round(counts["paint_ms"] / k, 2),
                               "painted": {a: round(b / k, 2) for a, b in counts["by_paint"].items()},
+                              "paint_ms_by_figure": {a: round(b / k, 2) for a, b in counts["by_paint_ms"].items()},
                               "model_changes": round(counts["changes"] / k, 2),
                               "changed": {a: round(b / k, 2) for a, b in sorted(counts["by_change"].items(),
                                                                                 key=lambda x: -x[1])[:15]}},

@@ -491,6 +491,10 @@ class ScalingPlate(PlateViewer):
                              text_font_size="10pt", text_color=PALETTE["ink"], background_fill_color="white",
                              background_fill_alpha=0.0)
         jp.add_layout(self.jac_max, "below")
+        # Every move of the width changes all of this figure's cells and its caption: drawn on the
+        # overlay canvas, a move does not repaint the axes and their measured labels (live_layer).
+        live_layer(jp, self.jac_src)
+        self.jac_max.level = "overlay"
         jp.xaxis.axis_label = "score s_j"
         jp.grid.visible = False
         jp.axis.axis_line_color = None

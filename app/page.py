@@ -11,6 +11,7 @@ import panel as pn
 from bokeh.models import CustomJS, Div, InlineStyleSheet
 
 from . import registry
+from .bokeh_pane import BokehPane
 from .jsassets import custom_js_code, library_model
 from .state import page_param_notices
 from .theme import CSS, PAGE_CSS, page_theme_options
@@ -46,7 +47,7 @@ def header(plate_cls, static: bool = False) -> pn.pane.HTML:
 
 def named_html(name: str, text: str, visible: bool = True):
     """HTML in a Bokeh Div that carries `name`, so page.js can find it (embed mode hides it)."""
-    return pn.pane.Bokeh(Div(name=name, text=text, visible=visible, sizing_mode="stretch_width",
+    return BokehPane(Div(name=name, text=text, visible=visible, sizing_mode="stretch_width",
                              stylesheets=[InlineStyleSheet(css=PAGE_CSS)]), sizing_mode="stretch_width")
 
 

@@ -46,6 +46,7 @@ import attention_core as ac
 
 from .. import a11y
 from ..formatting import fix, pct
+from ..bokeh_pane import BokehPane
 from ..jsassets import custom_js_code
 from ..state import NUMBER, PlateState
 from .base import PlateViewer, live_layer, push, set_if_changed
@@ -331,15 +332,15 @@ class LookupPlate(PlateViewer):
             model.on_change(attr, self._from_browser)
 
         self._layout = pn.Row(
-            pn.pane.Bokeh(p),
+            BokehPane(p),
             pn.Column(
-                pn.pane.Bokeh(b), pn.pane.Bokeh(sc), pn.pane.Bokeh(self.readout),
-                pn.pane.Bokeh(bk_column(self.angle_w, self.length_w)),
-                pn.Row(pn.pane.Bokeh(self.dk_w), pn.pane.Bokeh(self.scaled_w), pn.pane.Bokeh(self.reset_w)),
-                pn.pane.Bokeh(self.table),
+                BokehPane(b), BokehPane(sc), BokehPane(self.readout),
+                BokehPane(bk_column(self.angle_w, self.length_w)),
+                pn.Row(BokehPane(self.dk_w), BokehPane(self.scaled_w), BokehPane(self.reset_w)),
+                BokehPane(self.table),
             ),
         )
-        self._layout = pn.Column(self._layout, pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)))
+        self._layout = pn.Column(self._layout, BokehPane(bk_column(self.a11y_toggle, self.a11y_view)))
 
     # --- browser -> state ----------------------------------------------------------------
     WIDGET_WAIT_MS = 300

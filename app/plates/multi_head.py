@@ -71,6 +71,7 @@ import attention_core as ac
 
 from ..formatting import fix
 from .. import a11y
+from ..bokeh_pane import BokehPane
 from ..jsassets import custom_js_code
 from ..mathml import CSS as MATH_CSS
 from ..mathml import formula_html
@@ -678,22 +679,22 @@ class MultiHeadPlate(PlateViewer):
         self._layout = pn.Column(
             pn.Row(
                 pn.Column(
-                    pn.Row(pn.pane.Bokeh(self.d_w), pn.pane.Bokeh(heads_label), pn.pane.Bokeh(self.h_w)),
-                    pn.pane.Bokeh(self.n_w),
-                    pn.pane.Bokeh(self.message_div),
-                    pn.pane.Bokeh(self.summary_div),
+                    pn.Row(BokehPane(self.d_w), BokehPane(heads_label), BokehPane(self.h_w)),
+                    BokehPane(self.n_w),
+                    BokehPane(self.message_div),
+                    BokehPane(self.summary_div),
                     pn.pane.HTML("<div class='ae-mh-formulas'>" + formula_html(FORMULA_1, FORMULA_1_LABEL)
                                  + formula_html(FORMULA_WIDTHS, FORMULA_WIDTHS_LABEL) + "</div>"
                                  + formula_html(FORMULA_2, FORMULA_2_LABEL),
                                  stylesheets=[MATH_CSS, FORMULA_CSS], margin=(0, 10)),
                     width=560,
                 ),
-                pn.Column(pn.pane.Bokeh(self.params_table), margin=(10, 5, 5, 10)),
+                pn.Column(BokehPane(self.params_table), margin=(10, 5, 5, 10)),
             ),
-            pn.pane.Bokeh(heads_head),
-            pn.Row(pn.pane.Bokeh(self.div_table), pn.pane.Bokeh(hf)),
-            pn.pane.Bokeh(grid),
-            pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)),
+            BokehPane(heads_head),
+            pn.Row(BokehPane(self.div_table), BokehPane(hf)),
+            BokehPane(grid),
+            BokehPane(bk_column(self.a11y_toggle, self.a11y_view)),
         )
 
     # --- browser -> state --------------------------------------------------------------------

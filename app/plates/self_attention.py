@@ -69,6 +69,7 @@ import attention_core as ac
 
 from ..formatting import fix
 from .. import a11y
+from ..bokeh_pane import BokehPane
 from ..jsassets import custom_js_code
 from ..mathml import ATTENTION, formula_html
 from ..state import PlateState
@@ -528,14 +529,14 @@ class SelfAttentionPlate(PlateViewer):
 
         f = self.figs
         self._layout = pn.Column(
-            pn.Row(*(pn.pane.Bokeh(m) for m in (self.n_w, self.shuffle_btn, self.shuffle_w, self.original_btn,
+            pn.Row(*(BokehPane(m) for m in (self.n_w, self.shuffle_btn, self.shuffle_w, self.original_btn,
                                                  self.positions_w, self.cross_w))),
-            pn.Row(pn.pane.Bokeh(self.order_div), pn.pane.Bokeh(self.message_div)),
-            pn.Row(*(pn.pane.Bokeh(f[k]) for k in ("tokens", "scores", "weights", "output"))),
-            pn.Row(pn.pane.Bokeh(f["original"]), pn.pane.Bokeh(f["diff"]),
-                   pn.Column(pn.pane.Bokeh(self.check_div), pn.pane.Bokeh(self.formula_div),
-                             pn.pane.Bokeh(self.worked_div), pn.pane.Bokeh(wk))),
-            pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)),
+            pn.Row(BokehPane(self.order_div), BokehPane(self.message_div)),
+            pn.Row(*(BokehPane(f[k]) for k in ("tokens", "scores", "weights", "output"))),
+            pn.Row(BokehPane(f["original"]), BokehPane(f["diff"]),
+                   pn.Column(BokehPane(self.check_div), BokehPane(self.formula_div),
+                             BokehPane(self.worked_div), BokehPane(wk))),
+            BokehPane(bk_column(self.a11y_toggle, self.a11y_view)),
         )
 
     @staticmethod

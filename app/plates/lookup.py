@@ -29,16 +29,13 @@ from bokeh.models import (
     CheckboxGroup,
     ColumnDataSource,
     CustomJS,
-    DataTable,
     Div,
     FactorRange,
     InlineStyleSheet,
     LabelSet,
-    NumberFormatter,
     Range1d,
     Select,
     Slider,
-    TableColumn,
 )
 from bokeh.plotting import figure
 
@@ -176,6 +173,38 @@ def readout_html(output: float, hard: float, hard_key: int) -> str:
     )
 
 
+# The table under the bars: a plain HTML table (header cells, a row header per key) that the
+# browser rewrites at every move, like the readout. Bokeh's DataTable (SlickGrid) took 7-8 ms to
+# redraw five rows, so it was refreshed only a few times a second, and its 0.5 MB of JavaScript
+# was the whole of what the page loads for it (benchmarks/README.md, "Where the time goes").
+TABLE_CSS = """
+.ae-wt { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 13.5px; width: 100%;
+  font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif; color: #1f2328; }
+.ae-wt th, .ae-wt td { border-bottom: 1px solid #d8dee4; padding: 3px 6px; text-align: right; white-space: nowrap; }
+.ae-wt thead th { font-weight: 600; color: #57606a; border-bottom: 2px solid #57606a; vertical-align: bottom;
+  white-space: normal; }
+.ae-wt tbody th { text-align: left; font-weight: 600; }
+.ae-wt-box { max-width: 100%; overflow-x: auto; }  /* a phone scrolls the table, not the page */
+@media (max-width: 480px) {
+  .ae-wt { font-size: 12.5px; }
+  .ae-wt th, .ae-wt td { padding: 3px 3px; }
+}
+"""
+# (title, column of the weights source, decimals): the numbers are the bars' own.
+TABLE_COLUMNS = (("value", "value", 0), ("raw score", "score", 3), ("into softmax", "scaled", 3),
+                 ("weight", "weight", 4), ("weight × value", "weighted", 3))
+
+
+def table_html(weights: dict) -> str:
+    """The scores and weights of the five keys as a table; lookup.js's table_html writes the same."""
+    head = "<th scope='col'>key</th>" + "".join(f"<th scope='col'>{t}</th>" for t, _, _ in TABLE_COLUMNS)
+    rows = "".join(
+        f"<tr><th scope='row'>{k}</th>" + "".join(f"<td>{fix(float(weights[c][j]), d)}</td>" for _, c, d in TABLE_COLUMNS)
+        + "</tr>" for j, k in enumerate(weights["key"]))
+    return (f"<div class='ae-wt-box'><table class='ae-wt' aria-label='Scores and weights of the five keys'>"
+            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
+
+
 def keys_data(keys: np.ndarray) -> dict:
     return {"x": keys[:, 0].tolist(), "y": keys[:, 1].tolist(), "value": VALUES.tolist(),
             "name": [f"{n} · {v:g}" for n, v in zip(KEY_NAMES, VALUES)]}
@@ -268,26 +297,14 @@ class LookupPlate(PlateViewer):
                                       width=200, margin=(28, 5, 5, 15))
         self.reset_w = Button(name="reset", label="Reset", width=90, margin=(24, 5, 5, 5))
         self.readout = Div(name="readout", text="", width=440, stylesheets=[InlineStyleSheet(css=READOUT_CSS)])
-        # The table has its own copy of the weights: the browser refreshes it a few times a second
-        # during a gesture instead of at every move (a DataTable redraw costs more than the plots).
-        self.table_src = ColumnDataSource(dict(self.weights_src.data), name="weights_table")
-        self.table = DataTable(
-            name="table", source=self.table_src, height=160, width=440, index_position=None,
-            columns=[
-                TableColumn(field="key", title="key"),
-                TableColumn(field="value", title="value", formatter=NumberFormatter(format="0")),
-                TableColumn(field="score", title="raw score", formatter=NumberFormatter(format="0.000")),
-                TableColumn(field="scaled", title="into softmax", formatter=NumberFormatter(format="0.000")),
-                TableColumn(field="weight", title="weight", formatter=NumberFormatter(format="0.0000")),
-                TableColumn(field="weighted", title="weight × value", formatter=NumberFormatter(format="0.000")),
-            ],
-        )
+        self.table = Div(name="table", text=table_html(self.weights_src.data), width=440,
+                         stylesheets=[InlineStyleSheet(css=TABLE_CSS)])
 
         defaults = {"angle": LookupState.param.angle.default, "length": LookupState.param.length.default,
                     "d_k": LookupState.param.d_k.default, "scaled": LookupState.param.scaled.default,
                     "keys_x": DEFAULT_KEYS[:, 0].tolist(), "keys_y": DEFAULT_KEYS[:, 1].tolist()}
         models = {"defaults": defaults, "query": self.query_src, "keys": self.keys_src, "weights": self.weights_src,
-                  "output": self.output_src, "refs": self.refs_src, "table_src": self.table_src, "plot": p, "angle": self.angle_w,
+                  "output": self.output_src, "refs": self.refs_src, "table": self.table, "plot": p, "angle": self.angle_w,
                   "length": self.length_w, "dk": self.dk_w, "scaled": self.scaled_w, "readout": self.readout}
 
         self.a11y_toggle, self.a11y_view = a11y.add_to(models, [
@@ -407,7 +424,7 @@ class LookupPlate(PlateViewer):
                 "pct": [pct(w) for w in st.weight], "score": st.score.tolist(),
                 "scaled": st.scaled.tolist(), "weighted": st.weighted.tolist()}
             push(self.weights_src, weights, force)
-            push(self.table_src, dict(weights), force)
+            set_if_changed(self.table, "text", table_html(weights))
             push(self.output_src, {"value": [float(st.output)], "label": [f"output {fix(float(st.output), 2)}"]}, force)
             push(self.refs_src, {"x": [hard], "label": [f"hard lookup {fix(hard, 0)}"]}, force)
             set_if_changed(self.angle_w, "value", s.angle, tol=1e-9)

@@ -53,23 +53,21 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     r.label[0] = "hard lookup " + fix(hard, 0);
     a.refs.change.emit();
     quiet_text(a.readout, readout_html(s.output, hard, s.winner));
-    refresh_table(a);
+    if (a.table) quiet_text(a.table, table_html(w));
     return s;
   }
 
-  // The DataTable shows the same numbers as the bars from its own source, copied a few times a
-  // second (AELive.throttle) and always after the last change: redrawing the grid at every move
-  // cost more than painting the three plots.
-  var TABLE_MS = 120;
-  function copy_table(a) {
-    var w = a.weights.data, t = a.table_src.data;
-    ["weight", "pct", "score", "scaled", "weighted"].forEach(function (c) { t[c] = Array.from(w[c]); });
-    a.table_src.change.emit();
-  }
-  function refresh_table(a) {
-    if (!a.table_src) return;
-    if (typeof AELive === "undefined") { copy_table(a); return; }
-    AELive.throttle("table:" + a.table_src.id, TABLE_MS, function () { copy_table(a); });
+  // The table under the bars (lookup.py's table_html): the same numbers, rewritten at every move.
+  var TABLE_COLUMNS = [["value", "value", 0], ["raw score", "score", 3], ["into softmax", "scaled", 3],
+                       ["weight", "weight", 4], ["weight \u00d7 value", "weighted", 3]];
+  function table_html(w) {
+    var head = "<th scope='col'>key</th>" + TABLE_COLUMNS.map(function (c) { return "<th scope='col'>" + c[0] + "</th>"; }).join("");
+    var rows = Array.from(w.key).map(function (k, j) {
+      return "<tr><th scope='row'>" + k + "</th>" +
+        TABLE_COLUMNS.map(function (c) { return "<td>" + fix(Number(w[c[1]][j]), c[2]) + "</td>"; }).join("") + "</tr>";
+    }).join("");
+    return "<div class='ae-wt-box'><table class='ae-wt' aria-label='Scores and weights of the five keys'>" +
+      "<thead><tr>" + head + "</tr></thead><tbody>" + rows + "</tbody></table></div>";
   }
 
   // Set model properties in this browser only: the live path never talks to the server.
@@ -335,7 +333,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     on_ready: on_ready, speak_text: speak_text,
     apply_url: apply_url,
     LIMITS: LIMITS, width_factor: width_factor, pct: pct, fix: fix, steps: steps, recompute: recompute,
-    readout_html: readout_html, on_pan_start: on_pan_start, on_pan: on_pan, on_pan_end: on_pan_end,
+    readout_html: readout_html, table_html: table_html, on_pan_start: on_pan_start, on_pan: on_pan, on_pan_end: on_pan_end,
     on_angle_or_length: on_angle_or_length, on_setting: on_setting, on_reset: on_reset, url_fields: url_fields, write_url: write_url,
   };
   if (typeof globalThis !== "undefined") globalThis.LookupLive = api;

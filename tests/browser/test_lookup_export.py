@@ -10,6 +10,8 @@ import math
 
 import pytest
 
+from app.plates.lookup import table_html
+
 from helpers import (
     angle_slider_handle,
     assert_matches_core,
@@ -65,12 +67,14 @@ def test_exported_page_works_offline(new_tab, exported_file):
     wait_synced(page)  # no plot left "busy" (nothing still pending in the browser)
     assert_matches_core(read_state(page), core_from_query(x, y))
     after_drag = st
-    # The DataTable has its own copy of the weights, refreshed a few times a second during a
-    # gesture: it ends with the same numbers as the bars.
-    page.wait_for_function("""() => { const d = Bokeh.documents[0], t = d.get_model_by_name('table').source.data,
-      w = d.get_model_by_name('weights').data;
-      return ['weight', 'pct', 'score', 'scaled', 'weighted'].every((c) => Array.from(t[c]).every((v, i) => v === w[c][i])); }""",
-                           timeout=5000)
+    # The table under the bars follows every move: Python's table_html of the numbers the bars
+    # show, character for character, on screen.
+    shown = page.evaluate("""() => { const d = Bokeh.documents[0], w = d.get_model_by_name('weights').data;
+      const v = Bokeh.index.find_one(d.get_model_by_name('table'));
+      return {text: d.get_model_by_name('table').text, cells: (v.shadow_el || v.el).querySelectorAll('td').length,
+              w: Object.fromEntries(Object.keys(w).map((k) => [k, Array.from(w[k])]))}; }""")
+    assert shown["text"] == table_html(shown["w"])
+    assert shown["cells"] == 25
 
     # Backspace and Delete on a key and on the query lose nothing.
     page.mouse.click(*to_page_xy(page, "vectors", st["keys"]["x"][1], st["keys"]["y"][1]))

@@ -55,6 +55,7 @@ function make_a(c) {
     dk: model({ value: c.dk, options: ["2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"] }),
     scaled: model({ active: c.active.slice() }),
     readout: model({ text: "" }),
+    table: model({ text: "" }),
   };
 }
 
@@ -64,7 +65,7 @@ function live(c) {
   const s = L.steps(a);
   return {
     query: a.query.data, weights: a.weights.data, output: a.output.data, refs: a.refs.data,
-    readout: a.readout.text, readout_quiet: a.readout.setv_opts,
+    readout: a.readout.text, readout_quiet: a.readout.setv_opts, table: a.table.text, table_quiet: a.table.setv_opts,
     emitted: [a.weights.emitted, a.output.emitted, a.refs.emitted],
     steps: { weight: s.weight, output: s.output, winner: s.winner, scale: s.scale },
     url: L.url_fields(a, c.defaults),
@@ -325,13 +326,14 @@ def _live_cases(rng, plate) -> tuple[list[dict], list[dict]]:
             "query": s.query, "weight": st.weight, "score": st.score, "scaled": st.scaled, "weighted": st.weighted,
             "pct": [pct(w) for w in st.weight], "output": out, "label": "output " + fix(out, 2),
             "hard": hard, "hard_label": "hard lookup " + fix(hard, 0), "readout": readout_html(out, hard, st.winner),
-            "winner": st.winner, "scale": st.scale, "url": s.to_url(),
+            "winner": st.winner, "scale": st.scale, "url": s.to_url(), "table": plate.table.text,
         }
         # the plate itself shows these numbers (the authority the browser is held to)
         np.testing.assert_allclose(plate.weights_src.data["weight"], st.weight, rtol=0, atol=1e-12)
         assert plate.weights_src.data["pct"] == exp["pct"]
         assert plate.output_src.data["label"] == [exp["label"]]
         assert plate.readout.text == exp["readout"]
+        assert plate.table.text.count("<tr>") == 6 and fix(float(st.weight[0]), 4) in plate.table.text
         via = "sliders" if i % 2 else "recompute"
         q = plate.query_src.data
         cases.append({
@@ -376,6 +378,8 @@ def test_lookup_js_matches_the_plate(live_run):
         assert got["refs"]["x"] == [exp["hard"]] and got["refs"]["label"] == [exp["hard_label"]], what
         assert got["readout"] == exp["readout"], what
         assert got["readout_quiet"] == {"sync": False}, "the live path must not send the readout to Python"
+        assert got["table"] == exp["table"], what
+        assert got["table_quiet"] == {"sync": False}, "the live path must not send the table to Python"
         assert got["emitted"] == [1, 1, 1], what
 
 

@@ -174,9 +174,9 @@ def readout_html(output: float, hard: float, hard_key: int) -> str:
 
 
 # The table under the bars: a plain HTML table (header cells, a row header per key) that the
-# browser rewrites at every move, like the readout. Bokeh's DataTable (SlickGrid) took 7-8 ms to
-# redraw five rows, so it was refreshed only a few times a second, and its 0.5 MB of JavaScript
-# was the whole of what the page loads for it (benchmarks/README.md, "Where the time goes").
+# browser rewrites a few times a second during a gesture (lookup.js's refresh_table). Bokeh's
+# DataTable (SlickGrid) took 7-8 ms to redraw five rows, and its 0.5 MB of JavaScript was loaded
+# for this table alone (benchmarks/README.md, "Where the time goes").
 TABLE_CSS = """
 .ae-wt { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 13.5px; width: 100%;
   font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif; color: #1f2328; }

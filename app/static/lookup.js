@@ -53,11 +53,19 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     r.label[0] = "hard lookup " + fix(hard, 0);
     a.refs.change.emit();
     quiet_text(a.readout, readout_html(s.output, hard, s.winner));
-    if (a.table) quiet_text(a.table, table_html(w));
+    refresh_table(a);
     return s;
   }
 
-  // The table under the bars (lookup.py's table_html): the same numbers, rewritten at every move.
+  // The table under the bars (lookup.py's table_html): the same numbers, rewritten a few times a
+  // second during a gesture and always after its last change (AELive.throttle), so the plots
+  // alone take a move's frame. At every move it measured no better, and costs more on a slow machine.
+  var TABLE_MS = 120;
+  function refresh_table(a) {
+    if (!a.table) return;
+    var write = function () { quiet_text(a.table, table_html(a.weights.data)); };
+    if (typeof AELive === "undefined") write(); else AELive.throttle("table:" + a.table.id, TABLE_MS, write);
+  }
   var TABLE_COLUMNS = [["value", "value", 0], ["raw score", "score", 3], ["into softmax", "scaled", 3],
                        ["weight", "weight", 4], ["weight \u00d7 value", "weighted", 3]];
   function table_html(w) {

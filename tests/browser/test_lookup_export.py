@@ -67,8 +67,11 @@ def test_exported_page_works_offline(new_tab, exported_file):
     wait_synced(page)  # no plot left "busy" (nothing still pending in the browser)
     assert_matches_core(read_state(page), core_from_query(x, y))
     after_drag = st
-    # The table under the bars follows every move: Python's table_html of the numbers the bars
-    # show, character for character, on screen.
+    # The table under the bars follows the moves (a few times a second, and after the last one):
+    # Python's table_html of the numbers the bars show, character for character, on screen.
+    page.wait_for_function("""() => { const d = Bokeh.documents[0];
+      return d.get_model_by_name('table').text === LookupLive.table_html(d.get_model_by_name('weights').data); }""",
+                           timeout=5000)
     shown = page.evaluate("""() => { const d = Bokeh.documents[0], w = d.get_model_by_name('weights').data;
       const v = Bokeh.index.find_one(d.get_model_by_name('table'));
       return {text: d.get_model_by_name('table').text, cells: (v.shadow_el || v.el).querySelectorAll('td').length,

@@ -13,8 +13,8 @@
  * benchmarks/profile_live.py): each paint rewrites the <style> of every renderer's element with
  * the same text (about 40 style sheets re-parsed per move on the lookup plate, then a style
  * recalculation each time a visual reads a CSS value): AELive.quiet_styles skips a rewrite that
- * changes nothing. And DOM-heavy views that follow a source (a DataTable) cost more than the
- * plots: AELive.throttle runs such an update at most every few frames, always ending with the
+ * changes nothing. And DOM views that repeat the plots' numbers (the lookup's table) need not
+ * follow every move: AELive.throttle runs such an update at most every few frames, always ending with the
  * latest numbers. AELive.local_layout keeps a fixed-size figure's relayout inside the figure, and
  * AELive.coalesce_updates makes the several recomputations of a renderer that one change starts one;
  * AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn.
@@ -43,6 +43,14 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     if (typeof Bokeh === "undefined" || !Bokeh.index || typeof Bokeh.index.query_one !== "function") return null;
     try { return Bokeh.index.query_one(function (v) { try { return !!test(v); } catch (e) { return false; } }); }
     catch (e) { return null; }
+  }
+
+  // The prototype on `obj`'s chain that defines `name` itself (the class a patch must change so
+  // that every view of that kind gets it), or null.
+  function owner_of(obj, name) {
+    var proto = obj == null ? null : Object.getPrototypeOf(obj);
+    while (proto && !Object.prototype.hasOwnProperty.call(proto, name)) proto = Object.getPrototypeOf(proto);
+    return proto || null;
   }
 
   // Teach one Div view to take a text change without the relayout while `light` is on.
@@ -89,8 +97,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
       return v.renderer_views == null && sheet != null && sheet.el != null && typeof sheet._update === "function";
     });
     if (r == null) return false;
-    var proto = Object.getPrototypeOf(r.position);
-    while (proto && !Object.prototype.hasOwnProperty.call(proto, "_update")) proto = Object.getPrototypeOf(proto);
+    var proto = owner_of(r.position, "_update");
     if (!proto || typeof proto._update !== "function") return false;
     if (proto.__ae_quiet) return true;
     var update = proto._update;
@@ -158,8 +165,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
         typeof v._update_masked_indices === "function";
     });
     if (r == null) return false;
-    var proto = Object.getPrototypeOf(r);
-    while (proto && !Object.prototype.hasOwnProperty.call(proto, "update_data")) proto = Object.getPrototypeOf(proto);
+    var proto = owner_of(r, "update_data");
     if (!proto || !Object.prototype.hasOwnProperty.call(proto, "_update_masked_indices") ||
         !Object.prototype.hasOwnProperty.call(proto, "set_visuals")) return false;
     if (proto.__ae_coalesced) return true;
@@ -197,9 +203,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     if (!doc) return false;
     var r = first_view(function (v) { return v.glyph != null && v.glyph.model != null && v.glyph.model.type === "Text"; });
     if (r == null) return false;
-    var g = r.glyph;
-    var proto = Object.getPrototypeOf(g);
-    while (proto && !Object.prototype.hasOwnProperty.call(proto, "after_visuals")) proto = Object.getPrototypeOf(proto);
+    var proto = owner_of(r.glyph, "after_visuals");
     if (!proto || !Object.prototype.hasOwnProperty.call(proto, "_paint")) return false;
     if (proto.__ae_lazy) return true;
     var after_visuals = proto.after_visuals, paint = proto._paint;

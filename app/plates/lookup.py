@@ -41,7 +41,7 @@ from bokeh.plotting import figure
 
 import attention_core as ac
 
-from .. import a11y
+from .. import a11y, html_table
 from ..formatting import fix, pct
 from ..bokeh_pane import BokehPane
 from ..jsassets import custom_js_code
@@ -173,36 +173,18 @@ def readout_html(output: float, hard: float, hard_key: int) -> str:
     )
 
 
-# The table under the bars: a plain HTML table (header cells, a row header per key) that the
-# browser rewrites a few times a second during a gesture (lookup.js's refresh_table). Bokeh's
-# DataTable (SlickGrid) took 7-8 ms to redraw five rows, and its 0.5 MB of JavaScript was loaded
-# for this table alone (benchmarks/README.md, "Where the time goes").
-TABLE_CSS = """
-.ae-wt { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 13.5px; width: 100%;
-  font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif; color: #1f2328; }
-.ae-wt th, .ae-wt td { border-bottom: 1px solid #d8dee4; padding: 3px 6px; text-align: right; white-space: nowrap; }
-.ae-wt thead th { font-weight: 600; color: #57606a; border-bottom: 2px solid #57606a; vertical-align: bottom;
-  white-space: normal; }
-.ae-wt tbody th { text-align: left; font-weight: 600; }
-.ae-wt-box { max-width: 100%; overflow-x: auto; }  /* a phone scrolls the table, not the page */
-@media (max-width: 480px) {
-  .ae-wt { font-size: 12.5px; }
-  .ae-wt th, .ae-wt td { padding: 3px 3px; }
-}
-"""
-# (title, column of the weights source, decimals): the numbers are the bars' own.
+# The table under the bars (app/html_table.py): rewritten a few times a second during a gesture by
+# lookup.js's refresh_table. (title, column of the weights source, decimals): the bars' own numbers.
+TABLE_LABEL = "Scores and weights of the five keys"
 TABLE_COLUMNS = (("value", "value", 0), ("raw score", "score", 3), ("into softmax", "scaled", 3),
                  ("weight", "weight", 4), ("weight × value", "weighted", 3))
 
 
 def table_html(weights: dict) -> str:
     """The scores and weights of the five keys as a table; lookup.js's table_html writes the same."""
-    head = "<th scope='col'>key</th>" + "".join(f"<th scope='col'>{t}</th>" for t, _, _ in TABLE_COLUMNS)
-    rows = "".join(
-        f"<tr><th scope='row'>{k}</th>" + "".join(f"<td>{fix(float(weights[c][j]), d)}</td>" for _, c, d in TABLE_COLUMNS)
-        + "</tr>" for j, k in enumerate(weights["key"]))
-    return (f"<div class='ae-wt-box'><table class='ae-wt' aria-label='Scores and weights of the five keys'>"
-            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
+    columns = [("key", "row")] + [(t, "num") for t, _, _ in TABLE_COLUMNS]
+    rows = [[k] + [fix(float(weights[c][j]), d) for _, c, d in TABLE_COLUMNS] for j, k in enumerate(weights["key"])]
+    return html_table.table_html(TABLE_LABEL, columns, rows)
 
 
 def keys_data(keys: np.ndarray) -> dict:
@@ -298,7 +280,7 @@ class LookupPlate(PlateViewer):
         self.reset_w = Button(name="reset", label="Reset", width=90, margin=(24, 5, 5, 5))
         self.readout = Div(name="readout", text="", width=440, stylesheets=[InlineStyleSheet(css=READOUT_CSS)])
         self.table = Div(name="table", text=table_html(self.weights_src.data), width=440,
-                         stylesheets=[InlineStyleSheet(css=TABLE_CSS)])
+                         stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS)])
 
         defaults = {"angle": LookupState.param.angle.default, "length": LookupState.param.length.default,
                     "d_k": LookupState.param.d_k.default, "scaled": LookupState.param.scaled.default,

@@ -67,16 +67,15 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     var write = function () { quiet_text(a.table, table_html(a.weights.data)); };
     if (typeof AELive === "undefined") write(); else AELive.throttle("table:" + a.table.id, TABLE_MS, write);
   }
+  var TABLE_LABEL = "Scores and weights of the five keys";
   var TABLE_COLUMNS = [["value", "value", 0], ["raw score", "score", 3], ["into softmax", "scaled", 3],
                        ["weight", "weight", 4], ["weight \u00d7 value", "weighted", 3]];
-  function table_html(w) {
-    var head = "<th scope='col'>key</th>" + TABLE_COLUMNS.map(function (c) { return "<th scope='col'>" + c[0] + "</th>"; }).join("");
+  function table_html(w) {  // lookup.py's table_html, through page.js's (node tests load page.js too)
+    var columns = [["key", "row"]].concat(TABLE_COLUMNS.map(function (c) { return [c[0], "num"]; }));
     var rows = Array.from(w.key).map(function (k, j) {
-      return "<tr><th scope='row'>" + k + "</th>" +
-        TABLE_COLUMNS.map(function (c) { return "<td>" + fix(Number(w[c[1]][j]), c[2]) + "</td>"; }).join("") + "</tr>";
-    }).join("");
-    return "<div class='ae-wt-box'><table class='ae-wt' aria-label='Scores and weights of the five keys'>" +
-      "<thead><tr>" + head + "</tr></thead><tbody>" + rows + "</tbody></table></div>";
+      return [k].concat(TABLE_COLUMNS.map(function (c) { return fix(Number(w[c[1]][j]), c[2]); }));
+    });
+    return AEPage.table_html(TABLE_LABEL, columns, rows);
   }
 
   // Set model properties in this browser only: the live path never talks to the server.

@@ -632,6 +632,31 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     if (p.get("embed") === "1" && p.get("fit") !== "0" && typeof requestAnimationFrame === "function") fit_to_frame(doc, opts);
   }
 
+  // A small visible table as plain HTML (app/html_table.py's table_html writes the same string):
+  // columns are [title, kind], kind "row" (the row's header), "num" or "text"; rows hold the
+  // cells already formatted by the plate.
+  var TABLE_KINDS = ["row", "num", "text"];
+  function html_escape(t) {  // as Python's html.escape
+    return String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+  }
+  function table_html(label, columns, rows) {
+    columns.forEach(function (c) {
+      if (TABLE_KINDS.indexOf(c[1]) < 0) throw new Error("a column's kind is row, num or text, got " + c[1]);
+    });
+    var cls = function (kind) { return kind === "text" ? " class='ae-tx'" : ""; };
+    var head = columns.map(function (c) { return "<th scope='col'" + cls(c[1]) + ">" + html_escape(c[0]) + "</th>"; }).join("");
+    var body = rows.map(function (row) {
+      if (row.length !== columns.length) throw new Error("a row has " + row.length + " cells for " + columns.length + " columns");
+      return "<tr>" + row.map(function (v, i) {
+        var kind = columns[i][1], text = html_escape(v);
+        return kind === "row" ? "<th scope='row'>" + text + "</th>" : "<td" + cls(kind) + ">" + text + "</td>";
+      }).join("") + "</tr>";
+    }).join("");
+    return "<div class='ae-wt-box'><table class='ae-wt' aria-label='" + html_escape(label) + "'>" +
+      "<thead><tr>" + head + "</tr></thead><tbody>" + body + "</tbody></table></div>";
+  }
+
   function after_paint(fn) {
     if (typeof requestAnimationFrame !== "function") return fn();
     requestAnimationFrame(function () { requestAnimationFrame(function () { fn(); }); });
@@ -639,7 +664,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
 
   var api = {};
   Object.assign(api, { init: init, flush_url: flush_url, copy_link: copy_link, read_link: read_link, page_notices: page_notices, short_text: short_text, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models,
-    one_layout: one_layout });
+    one_layout: one_layout, table_html: table_html });
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;
   return api;
 })();

@@ -26,9 +26,12 @@ TABLE_CSS = """
 .ae-wt th, .ae-wt td { border-bottom: 1px solid #d8dee4; padding: 3px 6px; text-align: right; white-space: nowrap; }
 .ae-wt thead th { font-weight: 600; color: #57606a; border-bottom: 2px solid #57606a; vertical-align: bottom;
   white-space: normal; }
-.ae-wt tbody th, .ae-wt thead th.ae-tx { text-align: left; font-weight: 600; }
+.ae-wt tbody th, .ae-wt thead th.ae-tx { text-align: left; }
+.ae-wt tbody th { font-weight: 600; }
 .ae-wt td.ae-tx { text-align: left; white-space: normal; }
 .ae-wt-box { max-width: 100%; overflow-x: auto; }  /* a phone scrolls the table, not the page */
+.ae-wt-box:focus-visible { outline: 2px solid #0072B2; outline-offset: 2px; }
+.bk-clearfix { max-width: 100%; }  /* BokehJS's Div wraps its text in an inline-block that grows with it */
 @media (max-width: 480px) {
   .ae-wt { font-size: 12.5px; }
   .ae-wt th, .ae-wt td { padding: 3px 3px; }
@@ -42,18 +45,23 @@ def table_html(label: str, columns: Sequence[tuple[str, str]], rows: Iterable[Se
     bad = [kind for _, kind in columns if kind not in KINDS]
     if bad:
         raise ValueError(f"a column's kind is one of {KINDS}, got {bad[0]!r}")
-    head = "".join(f"<th scope='col'{_cls(kind)}>{escape(title)}</th>" for title, kind in columns)
+    head = "".join(f"<th scope='col'{_cls(kind, 'row')}>{escape(title)}</th>" for title, kind in columns)
     body = []
     for row in rows:
         if len(row) != len(columns):
             raise ValueError(f"a row has {len(row)} cells for {len(columns)} columns: {list(row)!r}")
         body.append("<tr>" + "".join(_cell(str(v), kind) for v, (_, kind) in zip(row, columns)) + "</tr>")
-    return (f"<div class='ae-wt-box'><table class='ae-wt' aria-label='{escape(label)}'>"
+    # The box scrolls when the table is wider than the screen (a phone, large type): focusable and
+    # named, so the keyboard can scroll it too (axe: scrollable-region-focusable).
+    return (f"<div class='ae-wt-box' tabindex='0' role='region' aria-label='{escape(label)}'>"
+            f"<table class='ae-wt' aria-label='{escape(label)}'>"
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
 
 
-def _cls(kind: str) -> str:
-    return " class='ae-tx'" if kind == "text" else ""
+def _cls(kind: str, *left: str) -> str:
+    """Text is set left, figures right; a header sits over its column like the cells (and the
+    row headers' column is read from the left too)."""
+    return " class='ae-tx'" if kind == "text" or kind in left else ""
 
 
 def _cell(text: str, kind: str) -> str:

@@ -129,11 +129,6 @@ DARK_MODEL_CSS = """
   --active-border: var(--ae-accent); --disabled-color: var(--ae-muted); --disabled-background-color: var(--ae-surface);
   --placeholder-color: var(--ae-muted); --icon-color: var(--ae-muted); --special: var(--ae-surface);
   --odd: var(--ae-surface); --muted-text: var(--ae-muted); --selected: #1f3a52; color: var(--ae-ink); }
-.slick-row, .slick-header-column, .slick-header, .slick-headerrow, .slick-viewport, .grid-canvas,
-.slick-pane, .slick-header-columns { background: var(--ae-paper) !important; color: var(--ae-ink) !important; }
-.slick-row.odd { background: var(--ae-surface) !important; }
-.slick-row.selected, .slick-cell.selected { background: #1f3a52 !important; }
-.slick-header-column, .slick-cell, .slick-header { border-color: var(--ae-border) !important; }
 input, select, textarea, button, .bk-btn { color: var(--ae-ink); background-color: var(--ae-surface); border-color: var(--ae-border); }
 .bk-btn-default.bk-active, .bk-btn-group .bk-active { background-color: #1f4b6e; color: var(--ae-ink); }
 .noUi-target { background: var(--ae-surface); border-color: var(--ae-border); box-shadow: none; }

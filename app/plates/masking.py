@@ -23,11 +23,11 @@ Named models (Bokeh.documents[0].get_model_by_name(NAME)):
   sources  "mask" (i, j, allowed, text), "scores" (i, j, value, text; value -inf where blocked),
            "weights" (i, j, value, text), "row_sums" (i, sum, text), "output" (i, c, value, text),
            "contrast_weights", "contrast_row_sums", "contrast_output" (same columns), "norms"
-           (i, before, after), "checks" (check, ok, detail), "demo" (seed 000's three items)
+           (i, before, after), "checks" (check, ok, detail)
   plots    "mask_plot", "scores_plot", "weights_plot", "contrast_weights_plot", "output_plot",
            "contrast_output_plot", "norms_plot"
-  widgets  "n", "kind", "p", "w", "causal_window", "contrast", "reset"; divs "notes", "checks_table",
-           "demo_table"
+  widgets  "n", "kind", "p", "w", "causal_window", "contrast", "reset"; divs "notes", "checks_table"
+           (the checks' table), "demo_table" (seed 000's three items, masked before and zeroed after)
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ from bokeh.models import (
     CheckboxGroup,
     ColumnDataSource,
     CustomJS,
-    DataTable,
     Div,
     FactorRange,
     HoverTool,
@@ -53,8 +52,6 @@ from bokeh.models import (
     RadioButtonGroup,
     Range1d,
     Slider,
-    StringFormatter,
-    TableColumn,
 )
 from bokeh.plotting import figure
 from bokeh.transform import dodge
@@ -62,7 +59,7 @@ from bokeh.transform import dodge
 import attention_core as ac
 
 from ..formatting import fix
-from .. import a11y
+from .. import a11y, html_table
 from ..bokeh_pane import BokehPane
 from ..jsassets import custom_js_code
 from ..mathml import formula
@@ -495,7 +492,25 @@ def demo_data() -> dict:
     return {**rows, **texts}
 
 
-TABLE_CSS = ".slick-cell { font-size: 13px; } .slick-header-column { font-weight: 600; font-size: 12px; }"
+# The two tables are plain HTML (app/html_table.py); masking.js's checks_table_html writes the
+# checks' table again at every change, the demo's never changes.
+CHECKS_CSS = ".ae-wt tbody th { font-weight: 400; white-space: normal; }"  # the checks are sentences: plain type, wrapped
+CHECKS_COLUMNS = (("ok", "text"), ("Pinned on this page (recomputed at every change)", "row"), ("now", "text"))
+DEMO_COLUMNS = (("item", "item", "row"), ("score", "score", "num"), ("value", "value", "num"),
+                ("no mask", "plain_text", "num"), ("score\u00a0+\u00a0M", "masked_score", "num"), ("exp", "exp_text", "num"),
+                ("mask scores", "before_text", "num"), ("zero after", "after_text", "num"))
+
+
+def checks_table_html(checks: dict) -> str:
+    """The pins as a table; masking.js's checks_table_html writes the same."""
+    rows = [[m, c, d] for m, c, d in zip(checks["mark"], checks["check"], checks["detail"])]
+    return html_table.table_html("Checks recomputed at every change", CHECKS_COLUMNS, rows)
+
+
+def demo_table_html(demo: dict) -> str:
+    """Seed 000's three items, masked before and zeroed after the softmax."""
+    rows = [[demo[f][j] for _, f, _ in DEMO_COLUMNS] for j in range(len(demo["item"]))]
+    return html_table.table_html("The rule in three numbers", [(t, k) for t, _, k in DEMO_COLUMNS], rows)
 
 
 class MaskingPlate(PlateViewer):
@@ -526,7 +541,6 @@ class MaskingPlate(PlateViewer):
         self.norms_src = ColumnDataSource({k: [] for k in ("i", "y", "before", "after", "before_text", "after_text")},
                                           name="norms")
         self.checks_src = ColumnDataSource({"check": [], "ok": [], "mark": [], "detail": []}, name="checks")
-        self.demo_src = ColumnDataSource(demo_data(), name="demo")
 
         qs = [qname(i) for i in range(n)]
         ks = [kname(j) for j in range(n)]
@@ -610,26 +624,10 @@ class MaskingPlate(PlateViewer):
                                            width=430, margin=(22, 10, 5, 10))
         self.reset_w = Button(name="reset", label="Reset", width=70, margin=(22, 5, 5, 5))
         self.notes = Div(name="notes", text="", width=640, stylesheets=[InlineStyleSheet(css=NOTES_CSS)])
-        self.checks_table = DataTable(
-            name="checks_table", source=self.checks_src, width=640, height=180, index_position=None,
-            sortable=False, reorderable=False, stylesheets=[InlineStyleSheet(css=TABLE_CSS)],
-            columns=[TableColumn(field="mark", title="", width=24),
-                     TableColumn(field="check", title="Pinned on this page (recomputed at every change)", width=380),
-                     TableColumn(field="detail", title="now", width=236)],
-        )
-        num = StringFormatter(text_align="right")
-        self.demo_table = DataTable(
-            name="demo_table", source=self.demo_src, width=600, height=160, index_position=None, sortable=False,
-            reorderable=False, stylesheets=[InlineStyleSheet(css=TABLE_CSS)],
-            columns=[TableColumn(field="item", title="", width=90),
-                     TableColumn(field="score", title="score", width=50, formatter=num),
-                     TableColumn(field="value", title="value", width=50, formatter=num),
-                     TableColumn(field="plain_text", title="no mask", width=70, formatter=num),
-                     TableColumn(field="masked_score", title="score + M", width=75, formatter=num),
-                     TableColumn(field="exp_text", title="exp", width=60, formatter=num),
-                     TableColumn(field="before_text", title="mask scores", width=95, formatter=num),
-                     TableColumn(field="after_text", title="zero after", width=90, formatter=num)],
-        )
+        self.checks_table = Div(name="checks_table", text=checks_table_html(self.checks_src.data), width=640,
+                                stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS + CHECKS_CSS)])
+        self.demo_table = Div(name="demo_table", text=demo_table_html(demo_data()), width=600,
+                              stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS)])
         dn = demo_numbers()
         demo_intro = pn.pane.HTML(
             "<div class='ae-notes'><p><b>The rule in three numbers</b> (seed 000's scores 2, 1, 0 with values "
@@ -648,7 +646,8 @@ class MaskingPlate(PlateViewer):
             "mask": self.mask_src, "scores": self.scores_src, "weights": self.weights_src,
             "row_sums": self.sums_src, "output": self.output_src, "cweights": self.cw_src,
             "crow_sums": self.csums_src, "coutput": self.co_src, "norms": self.norms_src,
-            "checks": self.checks_src, "y_range": self.y_range, "x_keys": self.x_keys, "x_sum": self.x_sum,
+            "checks": self.checks_src, "checks_table": self.checks_table, "y_range": self.y_range,
+            "x_keys": self.x_keys, "x_sum": self.x_sum,
             "norm_x": self.norm_x, "texts": self.texts, "plot": self.mask_plot,
             "weights_plot": self.weights_plot, "cweights_plot": self.cw_plot, "output_plot": self.output_plot,
             "coutput_plot": self.co_plot, "n": self.n_w, "kind": self.kind_w, "p": self.p_w, "w": self.w_w,
@@ -779,6 +778,7 @@ class MaskingPlate(PlateViewer):
                              (self.csums_src, "contrast_row_sums"), (self.co_src, "contrast_output"),
                              (self.norms_src, "norms"), (self.checks_src, "checks")]:
                 push(src, d[key], force)
+            set_if_changed(self.checks_table, "text", checks_table_html(d["checks"]))
             for g in self.texts:
                 set_if_changed(g, "text_font_size", font_for(n))
             set_if_changed(self.n_w, "value", n)

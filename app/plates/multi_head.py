@@ -52,7 +52,6 @@ import param
 from bokeh.models import (
     ColumnDataSource,
     CustomJS,
-    DataTable,
     Div,
     GridBox,
     HoverTool,
@@ -62,7 +61,6 @@ from bokeh.models import (
     Range1d,
     Select,
     Slider,
-    TableColumn,
 )
 from bokeh.layouts import column as bk_column
 from bokeh.plotting import figure
@@ -70,7 +68,7 @@ from bokeh.plotting import figure
 import attention_core as ac
 
 from ..formatting import fix
-from .. import a11y
+from .. import a11y, html_table
 from ..bokeh_pane import BokehPane
 from ..jsassets import custom_js_code
 from ..mathml import CSS as MATH_CSS
@@ -431,6 +429,27 @@ def divisors_data(d_model: int, h: int) -> dict:
             "divisor": [div] * h, "text": [root_text(d_k)] * h}
 
 
+# The counter and the divisors are plain HTML tables (app/html_table.py); multi_head.js's
+# params_table_html and divisors_table_html write the same strings.
+PARAMS_COLUMNS = (("parameters", "row", "row"), ("shape", "shape", "num"), ("per head", "per_head_text", "num"),
+                  ("heads", "heads_text", "num"), ("in all", "total_text", "num"),
+                  ("paper/head", "paper_per_head_text", "num"), ("paper (512, h\u00a0=\u00a08)", "paper_total_text", "num"))
+DIVISORS_COLUMNS = (("head", "row"), ("d_k", "num"), ("divisor √d_k", "num"))
+DIVISORS_HEIGHT = 236  # px: the header and eight rows
+
+
+def params_table_html(params: dict) -> str:
+    rows = [[params[f][j] for _, f, _ in PARAMS_COLUMNS] for j in range(len(params["row"]))]
+    return html_table.table_html("Parameter counts, this setting and the paper's",
+                                 [(t, k) for t, _, k in PARAMS_COLUMNS], rows)
+
+
+def divisors_table_html(divisors: dict) -> str:
+    rows = [[label, str(int(d_k)), text]
+            for label, d_k, text in zip(divisors["label"], divisors["d_k"], divisors["text"])]
+    return html_table.table_html("Each head's width and divisor", DIVISORS_COLUMNS, rows)
+
+
 def recipes() -> dict:
     """The seeded inputs at each computed width, for the browser (N_MAX rows of X; JS takes n)."""
     out = {}
@@ -608,31 +627,18 @@ class MultiHeadPlate(PlateViewer):
                           stylesheets=[InlineStyleSheet(css=CSS)])
         self.summary_div = Div(name="summary", text="", width=560, stylesheets=[InlineStyleSheet(css=CSS)])
         self.message_div = Div(name="message", text="", width=560, stylesheets=[InlineStyleSheet(css=CSS)])
-        self.params_table = DataTable(
-            name="params_table", source=self.params_src, width=660, height=205, index_position=None,
-            sortable=False, reorderable=False, autosize_mode="none",
-            columns=[
-                TableColumn(field="row", title="parameters", width=152),
-                TableColumn(field="shape", title="shape", width=78),
-                TableColumn(field="per_head_text", title="per head", width=60),
-                TableColumn(field="heads_text", title="heads", width=42),
-                TableColumn(field="total_text", title="in all", width=118),
-                TableColumn(field="paper_per_head_text", title="paper/head", width=72),
-                TableColumn(field="paper_total_text", title="paper (512, h = 8)", width=132),
-            ],
-        )
-        self.div_table = DataTable(
-            name="divisors_table", source=self.div_src, width=250, height=232, index_position=None,
-            sortable=False, reorderable=False, autosize_mode="none",
-            columns=[TableColumn(field="label", title="head", width=64), TableColumn(field="d_k", title="d_k", width=44),
-                     TableColumn(field="text", title="divisor √d_k", width=120)],
-        )
+        self.params_table = Div(name="params_table", text=params_table_html(self.params_src.data), width=660,
+                                stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS)])
+        # As tall as eight heads' rows, so a change of h never moves what sits below it.
+        self.div_table = Div(name="divisors_table", text=divisors_table_html(self.div_src.data), width=250,
+                             height=DIVISORS_HEIGHT, stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS)])
 
         models = {"head": self.head_src, "head_titles": self.head_titles, "head_ticks": self.head_ticks,
                   "concat": self.concat_src, "w_o": self.w_o_src, "out": self.out_src,
                   "concat_marks": self.concat_marks, "concat_lines": self.concat_lines, "w_o_marks": self.w_o_marks,
                   "w_o_lines": self.w_o_lines, "out_marks": self.out_marks, "params": self.params_src,
-                  "divisors": self.div_src, "setting": self.setting_src, "screen": self.screen_src, "head_fig": hf, "concat_fig": self.concat_fig,
+                  "divisors": self.div_src, "params_table": self.params_table, "divisors_table": self.div_table,
+                  "setting": self.setting_src, "screen": self.screen_src, "head_fig": hf, "concat_fig": self.concat_fig,
                   "w_o_fig": self.w_o_fig, "out_fig": self.out_fig, "head_x": self.head_x, "head_y": self.head_y,
                   "cols_x": self.cols_x, "concat_x": self.concat_fig.x_range, "rows_y": self.rows_y, "w_o_y": self.w_o_y,
                   "concat_map": self.signed_maps["concat"], "w_o_map": self.signed_maps["w_o"],
@@ -762,6 +768,8 @@ class MultiHeadPlate(PlateViewer):
             push(self.out_marks, om, force)
             push(self.params_src, params_data(s.d_model, h), force)
             push(self.div_src, divisors_data(s.d_model, h), force)
+            set_if_changed(self.params_table, "text", params_table_html(self.params_src.data))
+            set_if_changed(self.div_table, "text", divisors_table_html(self.div_src.data))
             push(self.setting_src, {"d_model": [s.d_model], "h": [h], "n": [n], "width": [w]}, force)
             for rng, (a, b) in [(self.head_x, (x0, x1)), (self.head_y, (y0, y1)), (self.cols_x, (-1.5, w - 0.5)),
                                 (self.concat_fig.x_range, (-1.5, w - 0.5)), (self.rows_y, (-(n - 0.5), 2.5)),

@@ -211,21 +211,8 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     a.ae_tables.setv({ visible: on, text: on ? tables_html(a) : "" }, { sync: false });
   }
 
-  // Bokeh's DataTable (SlickGrid) takes Tab for moving between its cells, so a keyboard user
-  // who tabs into it can never leave: let Tab pass through it to the next control.
-  function free_tab(doc) {
-    Array.from((doc && doc.all_models) || []).forEach(function (m) {
-      if (m.type !== "DataTable") return;
-      var v = view_of(m), root = v && (v.shadow_el || v.el);
-      if (!root || root.__ae_tab) return;
-      root.__ae_tab = true;
-      root.addEventListener("keydown", function (ev) { if (ev.key === "Tab") ev.stopPropagation(); }, true);
-    });
-  }
-
-  // Names and roles Bokeh's widgets lack (found by axe-core): a slider's handle is named by the
-  // slider's title, a spinner's arrows say what they do, and a DataTable's panes leave the tab
-  // order (their numbers are in the table view, and a grid may only hold rows).
+  // Names Bokeh's widgets lack (found by axe-core): a slider's handle is named by the slider's
+  // title, and a spinner's arrows say what they do.
   function name_widgets(doc) {
     Array.from((doc && doc.all_models) || []).forEach(function (m) {
       var fix = null;
@@ -239,19 +226,11 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
           root.querySelectorAll(".bk-spin-btn-up").forEach(function (b) { b.setAttribute("aria-label", "increase " + t); });
           root.querySelectorAll(".bk-spin-btn-down").forEach(function (b) { b.setAttribute("aria-label", "decrease " + t); });
         };
-      } else if (m.type === "DataTable") {
-        fix = function (root) {
-          root.querySelectorAll("[role=grid] > [tabindex], [role=grid] [tabindex]:not([role])").forEach(function (el) { el.removeAttribute("tabindex"); });
-        };
       }
       if (!fix) return;
       var apply = function () { var v = view_of(m), root = v && (v.shadow_el || v.el); if (root) fix(root); };
       apply();
       if (!m.__ae_named) { m.__ae_named = true; m.change.connect(function () { setTimeout(apply, 0); }); }
-      if (m.type === "DataTable" && m.source && !m.source.__ae_named) {
-        m.source.__ae_named = true;
-        m.source.change.connect(function () { setTimeout(apply, 0); });
-      }
     });
   }
 
@@ -392,7 +371,6 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     if (!a.a11y || a.a11y.__ae_ready) return;
     a.a11y.__ae_ready = true;
     mark_main(a.ae_tables && a.ae_tables.document);
-    free_tab(a.ae_tables && a.ae_tables.document);
     name_widgets(a.ae_tables && a.ae_tables.document);
     fit_narrow(a.ae_tables && a.ae_tables.document);
     var figs = a.a11y.figures || [];

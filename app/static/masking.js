@@ -246,6 +246,13 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     };
   }
 
+  // The checks as a table (masking.py's checks_table_html, through page.js's table_html).
+  var CHECKS_COLUMNS = [["ok", "text"], ["Pinned on this page (recomputed at every change)", "row"], ["now", "text"]];
+  function checks_table_html(c) {
+    var rows = c.check.map(function (check, k) { return [c.mark[k], check, c.detail[k]]; });
+    return AEPage.table_html("Checks recomputed at every change", CHECKS_COLUMNS, rows);
+  }
+
   // Write `data` into `source`: in place when the columns keep their lengths, else a new dict.
   function fill_source(source, data) {
     var old = source.data, keys = Object.keys(data), same = true;
@@ -283,6 +290,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     [["mask", "mask"], ["scores", "scores"], ["weights", "weights"], ["row_sums", "row_sums"], ["output", "output"],
      ["cweights", "contrast_weights"], ["crow_sums", "contrast_row_sums"], ["coutput", "contrast_output"],
      ["norms", "norms"], ["checks", "checks"]].forEach(function (pair) { fill_source(a[pair[0]], d[pair[1]]); });
+    if (a.checks_table) quiet_text(a.checks_table, checks_table_html(d.checks));
     a.texts.forEach(function (g) { if (g.text_font_size.value !== font_for(n)) quiet(g, { text_font_size: { value: font_for(n) } }); });
     updating = true;
     try {
@@ -461,7 +469,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
   var api = {
     read_link: read_link, apply_url: apply_url,
     fix: fix, signed: signed, mix: mix, ink_for: ink_for, fit_cells: fit_cells, settings: settings,
-    current_mask: current_mask, view_data: view_data, checks_data: checks_data, notes_html: notes_html,
+    current_mask: current_mask, view_data: view_data, checks_data: checks_data, checks_table_html: checks_table_html, notes_html: notes_html,
     recompute: recompute, on_widget: on_widget, on_tap: on_tap, on_reset: on_reset, url_fields: url_fields,
     write_url: write_url, on_ready: on_ready, speak_text: speak_text,
   };

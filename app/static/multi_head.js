@@ -197,6 +197,22 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     return m > 0 ? m : 1;
   }
 
+  // The counter and the divisors as tables (multi_head.py's params_table_html and
+  // divisors_table_html, through page.js's table_html).
+  var PARAMS_COLUMNS = [["parameters", "row", "row"], ["shape", "shape", "num"], ["per head", "per_head_text", "num"],
+    ["heads", "heads_text", "num"], ["in all", "total_text", "num"], ["paper/head", "paper_per_head_text", "num"],
+    ["paper (512, h\u00a0=\u00a08)", "paper_total_text", "num"]];
+  var DIVISORS_COLUMNS = [["head", "row"], ["d_k", "num"], ["divisor \u221ad_k", "num"]];
+  function params_table_html(p) {
+    var rows = p.row.map(function (_, j) { return PARAMS_COLUMNS.map(function (c) { return p[c[1]][j]; }); });
+    return AEPage.table_html("Parameter counts, this setting and the paper's",
+                             PARAMS_COLUMNS.map(function (c) { return [c[0], c[2]]; }), rows);
+  }
+  function divisors_table_html(d) {
+    var rows = d.label.map(function (label, k) { return [label, String(Math.round(d.d_k[k])), d.text[k]]; });
+    return AEPage.table_html("Each head's width and divisor", DIVISORS_COLUMNS, rows);
+  }
+
   // Everything the plate shows for (d_model, h, n), computed with the mirror on the page's recipe.
   function compute(recipes, d_model, h, n, room) {
     var w = map_width(d_model), r = recipes[String(w)];
@@ -256,6 +272,8 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
       quiet(p[0], { low: -m, high: m });
     });
     quiet_text(a.summary, summary_html(st.d_model, st.h, n));
+    if (a.params_table) quiet_text(a.params_table, params_table_html(r.params));
+    if (a.divisors_table) quiet_text(a.divisors_table, divisors_table_html(r.divisors));
     return r;
   }
 
@@ -359,6 +377,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     split_problem: split_problem, message_html: message_html, summary_html: summary_html, heads_per_row: heads_per_row, head_maps_px: head_maps_px, head_origin: head_origin,
     head_ranges: head_ranges, head_data: head_data, concat_data: concat_data, w_o_data: w_o_data,
     output_data: output_data, matrix_marks: matrix_marks, params_data: params_data, divisors_data: divisors_data,
+    params_table_html: params_table_html, divisors_table_html: divisors_table_html,
     signed_limit: signed_limit, compute: compute, recompute: recompute, on_change: on_change, url_fields: url_fields,
     write_url: write_url,
   };

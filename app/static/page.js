@@ -226,14 +226,11 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         if (b != null && b !== s) changes[name] = rewrap(v, b);
       }
     });
-    if (present && /(^|\.)(Slider|RangeSlider|RadioButtonGroup|CheckboxGroup|RadioGroup|CheckboxButtonGroup|Button|Toggle|Select|TextInput|TextAreaInput|Spinner|NumericInput|DataTable)$/.test(m.type || "")) {
-      // Widgets and tables have fixed widths made for 12-13 px type: they grow with it.
+    if (present && /(^|\.)(Slider|RangeSlider|RadioButtonGroup|CheckboxGroup|RadioGroup|CheckboxButtonGroup|Button|Toggle|Select|TextInput|TextAreaInput|Spinner|NumericInput)$/.test(m.type || "")) {
+      // Widgets have fixed widths made for 12-13 px type: they grow with it.
       var k = T.present_min_px / 12;
       if (typeof m.width === "number") changes.width = Math.round(m.width * k);
-      if (m.type === "DataTable" || /TextAreaInput$/.test(m.type)) {
-        if (typeof m.height === "number") changes.height = Math.round(m.height * k);
-        if (typeof m.row_height === "number") changes.row_height = Math.round(m.row_height * k);
-      }
+      if (/TextAreaInput$/.test(m.type) && typeof m.height === "number") changes.height = Math.round(m.height * k);
     }
     // A Div of fixed height holds text that is now larger: it grows too (its width stays, the text wraps).
     if (present && /(^|\.)Div$/.test(m.type || "") && typeof m.height === "number" && m.visible !== false)
@@ -341,7 +338,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // zoomed boxes, shrinking its canvases), so the layout itself is resized: every fixed size
   // (figures, widgets, tables, Divs, margins) and every type size is multiplied by one factor k,
   // from the values the page had at load; Bokeh then lays out and maps the pointer as usual.
-  var SIZE_PROPS = ["width", "height", "frame_width", "frame_height", "row_height", "min_width", "min_height", "max_width",
+  var SIZE_PROPS = ["width", "height", "frame_width", "frame_height", "min_width", "min_height", "max_width",
                     "max_height", "min_border", "min_border_left", "min_border_right", "min_border_top", "min_border_bottom"];
 
   function scaled_font(v, k) {
@@ -415,12 +412,6 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         else if (/^(size|line_width|x_offset|y_offset)$/.test(name)) ch[name] = rewrap(v, num(v) * k);
         else ch[name] = Math.max(1, Math.round(v * k));
       });
-      // A table keeps room for all its rows: its header does not shrink with k, and a table that
-      // scrolls inside a frame is a region the keyboard cannot reach.
-      if (it.model.type === "DataTable" && ch.height !== undefined && it.model.source) {
-        var rh = ch.row_height || it.model.row_height || 25;
-        ch.height = Math.max(ch.height, Math.ceil(it.model.source.get_length() * rh + Math.max(rh, 28) + 6));
-      }
       // Unchanged values are left out: any change re-renders a Div or a table.
       Object.keys(ch).forEach(function (name) { if (name !== "stylesheets" && same(ch[name], it.model[name])) delete ch[name]; });
       if (Object.keys(ch).length) it.model.setv(ch, { sync: false });
@@ -644,8 +635,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     columns.forEach(function (c) {
       if (TABLE_KINDS.indexOf(c[1]) < 0) throw new Error("a column's kind is row, num or text, got " + c[1]);
     });
-    var cls = function (kind) { return kind === "text" ? " class='ae-tx'" : ""; };
-    var head = columns.map(function (c) { return "<th scope='col'" + cls(c[1]) + ">" + html_escape(c[0]) + "</th>"; }).join("");
+    var cls = function (kind, header) { return kind === "text" || (header && kind === "row") ? " class='ae-tx'" : ""; };
+    var head = columns.map(function (c) { return "<th scope='col'" + cls(c[1], true) + ">" + html_escape(c[0]) + "</th>"; }).join("");
     var body = rows.map(function (row) {
       if (row.length !== columns.length) throw new Error("a row has " + row.length + " cells for " + columns.length + " columns");
       return "<tr>" + row.map(function (v, i) {
@@ -653,7 +644,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         return kind === "row" ? "<th scope='row'>" + text + "</th>" : "<td" + cls(kind) + ">" + text + "</td>";
       }).join("") + "</tr>";
     }).join("");
-    return "<div class='ae-wt-box'><table class='ae-wt' aria-label='" + html_escape(label) + "'>" +
+    return "<div class='ae-wt-box' tabindex='0' role='region' aria-label='" + html_escape(label) + "'>" +
+      "<table class='ae-wt' aria-label='" + html_escape(label) + "'>" +
       "<thead><tr>" + head + "</tr></thead><tbody>" + body + "</tbody></table></div>";
   }
 

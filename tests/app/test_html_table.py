@@ -103,11 +103,13 @@ class Cells(HTMLParser):
 def test_the_table_reads_as_headers_and_cells_with_the_text_unchanged():
     html = table_html("Parameters <per head>", [("matrix", "row"), ("shape", "num"), ("note", "text")],
                       [["W_Q", "8 × 4", "a & b"], ["W_O", "8 × 8", "<i>not markup</i>"]])
+    # The box around it scrolls on a narrow screen; the keyboard can reach it, and it is named.
+    assert html.startswith("<div class='ae-wt-box' tabindex='0' role='region' aria-label='Parameters &lt;per head&gt;'>")
     p = Cells()
     p.feed(html)
     assert p.label == "Parameters <per head>"
     assert p.cells == [
-        ("th", "col", None, "matrix"), ("th", "col", None, "shape"), ("th", "col", "ae-tx", "note"),
+        ("th", "col", "ae-tx", "matrix"), ("th", "col", None, "shape"), ("th", "col", "ae-tx", "note"),
         ("th", "row", None, "W_Q"), ("td", None, None, "8 × 4"), ("td", None, "ae-tx", "a & b"),
         ("th", "row", None, "W_O"), ("td", None, None, "8 × 8"), ("td", None, "ae-tx", "<i>not markup</i>"),
     ]

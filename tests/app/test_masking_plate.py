@@ -27,6 +27,8 @@ from app.plates.masking import (
     MaskingPlate,
     MaskingState,
     cells_text,
+    checks_table_html,
+    demo_data,
     demo_numbers,
     fit_cells,
     view_data,
@@ -170,7 +172,7 @@ def test_plate_builds_without_a_server_and_names_its_models():
     root = pn.panel(page).get_root(doc)
     doc.add_root(root)
     names = {m.name for m in root.references() if getattr(m, "name", None)}
-    for name in (*SOURCES, "demo", "mask_plot", "scores_plot", "weights_plot", "contrast_weights_plot", "output_plot",
+    for name in (*SOURCES, "mask_plot", "scores_plot", "weights_plot", "contrast_weights_plot", "output_plot",
                  "contrast_output_plot", "norms_plot", "n", "kind", "p", "w", "causal_window", "contrast", "reset",
                  "notes", "checks_table", "demo_table"):
         assert name in names, name
@@ -227,6 +229,9 @@ def test_a_row_made_empty_in_the_editor_shows_zeros_and_says_so():
     assert "Row 3 may attend to nothing: its weights are all 0 and its output is 0, not NaN." in plate.notes.text
     assert data(plate, "checks")["detail"][0] == "4 of 5 rows sum to 1, 1 to 0"
     assert all(data(plate, "checks")["ok"])
+    # The table on the page is the checks' own (masking.js writes the same: the parity test below).
+    assert plate.checks_table.text == checks_table_html(data(plate, "checks"))
+    assert "<td class='ae-tx'>4 of 5 rows sum to 1, 1 to 0</td>" in plate.checks_table.text
 
 
 # --------------------------------------------------------------------------- browser -> state
@@ -291,19 +296,26 @@ def test_the_demo_table_shows_seed_000s_numbers_and_the_two_orders():
     assert [round(x, 3) for x in d["before"]] == [0.731, 0.269, 0.0]
     assert [round(x, 3) for x in d["after"]] == [0.665, 0.245, 0.0]
     assert round(d["out_before"], 3) == 1.269 and round(d["out_after"], 3) == 1.155
-    t = MaskingPlate().demo_src.data
+    t = demo_data()
     assert t["plain_text"] == ["0.665", "0.245", "0.090", "1.000", "1.425"]
     assert t["before_text"] == ["0.731", "0.269", "0", "1.000", "1.269"]
     assert t["after_text"] == ["0.665", "0.245", "0", "0.910", "1.155"]
     assert t["masked_score"][2] == "−∞" and t["exp_text"][2] == "0"
+    # The page's table: item 3 masked before (0.731 + 0.269 = 1) and zeroed after (0.910, 1.155).
+    rows = MaskingPlate().demo_table.text.split("<tr>")[2:]
+    assert rows[2] == ("<th scope='row'>item 3</th><td>0</td><td>3</td><td>0.090</td><td>−∞</td><td>0</td>"
+                       "<td>0</td><td>0</td></tr>")
+    assert rows[3].startswith("<th scope='row'>Σ weights</th>") and "<td>1.000</td><td>0.910</td>" in rows[3]
+    assert rows[4].endswith("<td>1.425</td><td></td><td></td><td>1.269</td><td>1.155</td></tr></tbody></table></div>")
 
 
 # --------------------------------------------------------------------------- masking.js writes the same
 
 
 NODE_VIEW = r"""
-const [mirror, glue] = process.argv.slice(1);
+const [mirror, glue, page] = process.argv.slice(1);
 require(mirror);
+require(page);  // AEPage.table_html, for the checks' table
 const L = require(glue), M = globalThis.AttentionMirror;
 let text = "";
 process.stdin.on("data", (d) => { text += d; });
@@ -322,7 +334,7 @@ process.stdin.on("end", () => {
                w: {value: c.st.w}, causal_window: {active: c.st.causal ? [0] : []},
                contrast: {active: c.st.contrast ? 1 : 0}, defaults: c.defaults,
                mask: {data: {allowed: [].concat(...c.mask)}}};
-    return {view: dd, url: L.url_fields(a), fit: L.fit_cells(c.mask, c.fit_to)};
+    return {view: dd, url: L.url_fields(a), fit: L.fit_cells(c.mask, c.fit_to), checks_table: L.checks_table_html(d.checks)};
   });
   process.stdout.write(JSON.stringify(out));
 });
@@ -356,7 +368,8 @@ def test_masking_js_writes_exactly_what_python_writes():
                       "st": {"n": s.n, "kind": s.kind, "p": min(s.p, s.n), "w": min(s.w, s.n),
                              "causal": s.causal_window, "contrast": s.contrast},
                       "kinds": KINDS, "defaults": defaults, "fit_to": 3 + k % 6})
-    proc = subprocess.run([node, "-e", NODE_VIEW, str(STATIC / "mirror.js"), str(STATIC / "masking.js")],
+    proc = subprocess.run([node, "-e", NODE_VIEW, str(STATIC / "mirror.js"), str(STATIC / "masking.js"),
+                           str(STATIC / "page.js")],
                           input=json.dumps(cases), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     results = json.loads(proc.stdout)
@@ -375,6 +388,7 @@ def test_masking_js_writes_exactly_what_python_writes():
                     else:
                         assert x == y, (s.to_url(), name, col, x, y)
         assert got["_notes"] == want["_notes"]
+        assert res["checks_table"] == checks_table_html(want["checks"])
         assert abs(got["_norm_end"] - want["_norm_end"]) <= 1e-12
         assert res["url"] == s.to_url(), (res["url"], s.to_url())
         assert res["fit"] == fit_cells(np.array(case["mask"]), case["fit_to"]).tolist()

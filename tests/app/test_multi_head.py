@@ -213,6 +213,13 @@ class TestPlate:
         assert params["paper_total"][5] == 262144 and params["paper_per_head"][0] == 32768
         div = root.select_one({"name": "divisors"}).data
         assert div["divisor"] == [2.0, 2.0]  # d_model 8, 2 heads: √4 = 2
+        # ... and the tables on the page write them so.
+        shown = root.select_one({"name": "params_table"}).text
+        assert ("<th scope='row'>W_Q, W_K, W_V, all heads</th><td>3 × 8 × 4</td><td>96</td><td>× 2</td>"
+                "<td>192 = 3·8²</td><td>98,304</td><td>786,432 = 3·512²</td></tr>") in shown
+        assert "<td>1,048,576 = 4·512²</td>" in shown
+        shown = root.select_one({"name": "divisors_table"}).text
+        assert shown.count("<td>4</td><td>√4 = 2</td>") == 2 and "head 2" in shown and "head 3" not in shown
         div = plate_page("multi-head", {"h": "4"}).plate.div_src.data
         assert all(abs(d - 1.414) <= 0.001 for d in div["divisor"]) and len(div["divisor"]) == 4
         div = plate_page("multi-head", {"d_model": "512", "h": "8"}).plate.div_src.data
@@ -233,7 +240,8 @@ process.stdin.on("end", () => {
   for (const c of job.cases) {
     if (c.kind === "compute") {
       const r = L.compute(job.recipes, c.d_model, c.h, c.n, c.room || 0);
-      out.push({r: r, summary: L.summary_html(c.d_model, c.h, c.n), problem: L.split_problem(c.d_model, c.h)});
+      out.push({r: r, summary: L.summary_html(c.d_model, c.h, c.n), problem: L.split_problem(c.d_model, c.h),
+                tables: [L.params_table_html(r.params), L.divisors_table_html(r.divisors)]});
     } else {
       const a = new Proxy({}, {get(t, k) { if (!(k in t)) t[k] = fake({}); return t[k]; }});
       a.recipes = job.recipes;
@@ -277,6 +285,7 @@ def test_the_glue_builds_what_python_builds():
         for attr, key in SOURCES.items():
             assert_same_data(dict(getattr(plate, attr).data), res["r"][key], f"{(d, h, n)} {attr}")
         assert res["summary"] == summary_html(d, h, n)
+        assert res["tables"] == [plate.params_table.text, plate.div_table.text], (d, h, n)
         assert res["r"]["ranges"] == [plate.head_x.start, plate.head_x.end, plate.head_y.start, plate.head_y.end]
     bad = run_glue([{"kind": "compute", "d_model": 4, "h": 4, "n": 5}])[0]
     assert bad["problem"] == split_problem(4, 4) == ""

@@ -20,7 +20,7 @@ from helpers import scroll_plot_into_view, wait_synced, ws_count
 pytestmark = pytest.mark.browser
 
 SOURCES = ("mask", "scores", "weights", "row_sums", "output", "contrast_weights", "contrast_row_sums",
-           "contrast_output", "norms", "checks", "demo")
+           "contrast_output", "norms", "checks")
 
 READY = r"""() => {
   if (!window.Bokeh || !Bokeh.documents || !Bokeh.documents.length) return false;
@@ -46,6 +46,12 @@ READ = r"""(names) => {
   out._url = window.location.href;
   const nv = Bokeh.index.find_one(m("notes"));
   out._notes_dom = nv ? (nv.shadow_el || nv.el).textContent : null;
+  out._tables = {};  // the two tables' body cells as the page shows them
+  for (const t of ["checks_table", "demo_table"]) {
+    const tv = Bokeh.index.find_one(m(t));
+    out._tables[t] = tv ? Array.from((tv.shadow_el || tv.el).querySelectorAll("tbody tr"))
+      .map((r) => Array.from(r.cells).map((c) => c.textContent)) : null;
+  }
   return out;
 }"""
 
@@ -100,8 +106,6 @@ def assert_matches_core(got: dict, state, tol: float = 1e-9) -> None:
     want = view_data(state)
     st = state.steps()
     for name in SOURCES:
-        if name == "demo":
-            continue
         for col, values in want[name].items():
             have = got[name][col]
             assert len(have) == len(values), (name, col, len(have), len(values))
@@ -118,6 +122,8 @@ def assert_matches_core(got: dict, state, tol: float = 1e-9) -> None:
     np.testing.assert_allclose(np.array(got["output"]["value"], dtype=float).reshape(n, -1), st.output, rtol=0, atol=tol)
     assert got["_notes"] == want["_notes"]
     assert got["checks"]["ok"] == [True] * 6, got["checks"]
+    c = want["checks"]
+    assert got["_tables"]["checks_table"] == [list(r) for r in zip(c["mark"], c["check"], c["detail"])]
 
 
 def assert_pins(got: dict, state) -> None:
@@ -141,15 +147,25 @@ def assert_pins(got: dict, state) -> None:
 
 
 def assert_seed_numbers(got: dict) -> None:
-    """Seed 000's printed weights and output in the demo table, and seed 004's statement next to them."""
-    d = got["demo"]
-    for x, printed in zip(d["plain"][:3], ["0.665", "0.245", "0.090"]):
-        assert within_last_digit(x, printed), (x, printed)
-    assert within_last_digit(d["plain"][4], "1.425"), d["plain"]
-    assert d["plain_text"][:3] == ["0.665", "0.245", "0.090"] and d["plain_text"][4] == "1.425"
-    assert d["masked_score"][2] == "−∞" and d["exp_masked"][2] == 0.0  # exp(−∞) = 0
-    assert d["before"][2] == 0.0 and abs(d["before"][3] - 1.0) <= 1e-15  # the survivors renormalise
-    assert d["after"][:2] == d["plain"][:2] and d["after"][3] < 1.0  # zeroed after: 0.910
+    """Seed 000's printed weights and output in the demo table as the page shows it, and seed 004's
+    statement next to them; every cell is attention_core's number written to 3 decimals."""
+    from app.formatting import fix
+    from app.plates.masking import demo_numbers
+
+    rows = got["_tables"]["demo_table"]
+    assert [r[0] for r in rows] == ["item 1", "item 2", "item 3", "Σ weights", "output"]
+    cols = {name: [r[k] for r in rows] for k, name in enumerate(
+        ["item", "score", "value", "plain", "masked_score", "exp", "before", "after"])}
+    d = demo_numbers()
+    core = [*d["plain"].tolist(), d["out_plain"]]
+    for x, shown, printed in zip(core, cols["plain"][:3] + cols["plain"][4:], ["0.665", "0.245", "0.090", "1.425"]):
+        assert within_last_digit(x, printed) and shown == printed, (x, shown, printed)
+    assert cols["masked_score"][2] == "−∞" and cols["exp"][2] == "0"  # exp(−∞) = 0
+    assert cols["before"] == ["0.731", "0.269", "0", "1.000", "1.269"]  # the survivors renormalise
+    assert cols["after"] == ["0.665", "0.245", "0", "0.910", "1.155"]  # zeroed after: the sum falls below 1
+    for name in ("plain", "before", "after"):
+        core = [*d[name].tolist(), float(d[name].sum()), d["out_" + name]]
+        assert cols[name] == ["0" if x == 0 else fix(x, 3) for x in core], name
 
 
 def check_tap_empties_row_one(page, before: dict):

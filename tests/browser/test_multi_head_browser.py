@@ -32,6 +32,11 @@ READ = r"""() => {
     params: data("params"), divisors: data("divisors"), setting: data("setting"),
     d_model: m("d_model").value, h: m("h").active, n: m("n").value,
     message: m("message").text, summary: m("summary").text, url: window.location.href,
+    tables: Object.fromEntries(["params_table", "divisors_table"].map((t) => {  // body cells as shown
+      const v = Bokeh.index.find_one(m(t));
+      return [t, v ? Array.from((v.shadow_el || v.el).querySelectorAll("tbody tr"))
+        .map((r) => Array.from(r.cells).map((c) => c.textContent)) : null];
+    })),
   };
 }"""
 
@@ -71,6 +76,13 @@ def assert_matches_core(st: dict, d_model: int, h: int, n: int, tol: float = 1e-
     assert st["params"]["paper_total"] == [262144, 262144, 262144, 786432, 786432, 262144, 1048576]
     assert st["params"]["paper_per_head"][:3] == [32768] * 3
     assert st["divisors"]["divisor"] == [pytest.approx(ac.head_divisor(d_model, h), abs=1e-12)] * h
+    # The tables as the page shows them: the counts and divisors above, written by multi_head.py's rules.
+    from app.plates.multi_head import PARAMS_COLUMNS, divisors_data, params_data
+
+    want = params_data(d_model, h)
+    assert st["tables"]["params_table"] == [[want[f][j] for _, f, _ in PARAMS_COLUMNS] for j in range(7)]
+    want = divisors_data(d_model, h)
+    assert st["tables"]["divisors_table"] == [[lb, str(d), t] for lb, d, t in zip(want["label"], want["d_k"], want["text"])]
     assert st["d_model"] == str(d_model) and st["h"] == [1, 2, 4, 8].index(h) and st["n"] == n
 
 

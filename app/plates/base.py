@@ -43,6 +43,28 @@ def set_if_changed(model, attr: str, value, tol: float | None = None) -> None:
         setattr(model, attr, value)
 
 
+def as_the_browser_left_it(model, **props) -> None:
+    """Set `props` on Python's copy of `model` without sending them to the browser being served.
+
+    For values a plate's glue has already set in the browser, quietly, before telling Python why
+    (a new preset resets the stage). Sent back, they would reach the browser after whatever the
+    student did meanwhile and undo it: Bokeh's sync lets the last message win on each side, so
+    the page would show the reset while Python holds the student's change. Bokeh does not echo a
+    change to the connection whose message is being applied when the change names that
+    connection's session as its setter; outside a served session this is a plain set.
+    """
+    doc = model.document
+    context = getattr(doc, "session_context", None) if doc is not None else None
+    session = getattr(context, "session", None)
+    for name, value in props.items():
+        if getattr(model, name) == value:
+            continue
+        if session is None:
+            setattr(model, name, value)
+        else:
+            model.set_from_json(name, value, setter=session)
+
+
 def live_layer(figure, *sources) -> int:
     """Draw what the live path changes on `figure`'s overlay canvas; returns how many parts moved.
 

@@ -70,7 +70,7 @@ from ..jsassets import custom_js_code
 from ..state import MAX_URL_VALUE, PlateState, _short
 from ..theme import PALETTE, style_figure
 from .vectors import draw_query_and_keys
-from .base import PlateViewer, push, set_if_changed
+from .base import PlateViewer, as_the_browser_left_it, push, set_if_changed
 
 MAX_ENTRY = 10.0  # every typed number lies in [-10, 10]; scores stay below 400, exp below e^400
 MAX_KEYS = 6
@@ -867,6 +867,17 @@ class WorkedPlate(PlateViewer):
             return
         self._shown = None
         self._errors = {"query": "", "keys": "", "values": ""}
+        # worked.js's load_preset has reset these in the browser already; Python's copy follows
+        # without sending them back, which would undo a Step pressed before this answer arrived.
+        scaled = PRESETS[self.preset_w.value]["scaled"]
+        self._rendering = True
+        try:
+            as_the_browser_left_it(self.stage_w, active=None)
+            as_the_browser_left_it(self.scaled_w, active=[0] if scaled else [])
+            as_the_browser_left_it(self.guess_key_w, value="")
+            as_the_browser_left_it(self.guess_out_w, value="", value_input="")
+        finally:
+            self._rendering = False
         if self.preset_w.value == self.state.preset:
             self.state.load_preset()
         else:

@@ -148,9 +148,8 @@ def test_each_preset_after_every_stage_shows_the_seed_numbers(tab, served_url):
         if preset != "three-items":
             choose(page, preset)
             page.wait_for_function("(p) => Bokeh.documents[0].get_model_by_name('preset').value === p", arg=preset)
-            # Python's answer to the new preset resets the stage, and a Step pressed before that
-            # answer lands is undone by it (a known race on a slow server, left open; this test
-            # is about the numbers, so it waits as a student reading the new table would).
+            # This test is about the numbers: it lets Python answer the new preset first (a Step
+            # pressed before that answer has its own test below).
             wait_synced(page)
         step_to_end(page)
         wait_synced(page)
@@ -159,6 +158,46 @@ def test_each_preset_after_every_stage_shows_the_seed_numbers(tab, served_url):
         assert "?" not in st["table_dom"], st["table_dom"]
         assert_matches_core(st)
         check_seed_prints(st, preset)
+    tab.assert_no_errors()
+
+
+# A new preset, then Step as soon as the page has reset its stage, before any message from Python
+# arrives (as a quick student's click does on a slow link). Returns how many server patches had
+# arrived in between: 0 means the race was really run.
+PRESET_THEN_STEP = r"""async (label) => {
+  const d = Bokeh.documents[0], preset = d.get_model_by_name("preset"), stage = d.get_model_by_name("stage");
+  const patches = window.__ae_ws.patches_in;
+  const opt = preset.options.find((o) => (Array.isArray(o) ? o[1] : o) === label);
+  preset.value = Array.isArray(opt) ? opt[0] : opt;
+  const nxt = d.get_model_by_name("step_next");
+  for (let i = 0; i < 200 && (stage.active !== null || nxt.disabled); i++) await new Promise((r) => setTimeout(r, 0));
+  const el = Bokeh.index.find_one(nxt).el;
+  (el.shadowRoot || el).querySelector("button").click();
+  return window.__ae_ws.patches_in - patches;
+}"""
+
+
+def test_a_step_pressed_before_pythons_answer_to_a_new_preset_is_kept(tab, served_url):
+    """Python's answer to a new preset used to reset the stage after the Step the student had
+    pressed: the page showed nothing revealed while Python held stage 1."""
+    page = open_served(tab, served_url)
+    step_to_end(page)  # stage 5 of the first preset: the new one must start again from nothing
+    wait_synced(page)
+    for preset in ("four-keys", "one-token", "three-items"):
+        assert page.evaluate(PRESET_THEN_STEP, LABELS[preset]) == 0  # Step went out before any answer
+        wait_synced(page)
+        st = read(page)
+        assert st["preset"] == preset and st["stage"] == 0, (preset, st["stage"])
+        # Stage 1 (the scores) is shown, the later stages hide behind "?".
+        assert "?" in st["table_dom"] and assert_matches_core(st) is not None
+        # Python holds the same stage: one more Step reveals stage 2 and Python's answer keeps it.
+        page.get_by_role("button", name="Step ▶").click()
+        wait_synced(page)
+        assert read(page)["stage"] == 1, preset
+        page.get_by_role("button", name="◀ Back").click()
+        page.get_by_role("button", name="◀ Back").click()
+        wait_synced(page)
+        assert read(page)["stage"] is None
     tab.assert_no_errors()
 
 

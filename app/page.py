@@ -74,7 +74,7 @@ def ready_script(plate, notices_model, served: bool) -> CustomJS:
     call = (
         f"var L = (typeof {live} !== 'undefined') ? {live} : null;\n"
         "AEPage.init(notices.document, {served: " + ("true" if served else "false")
-        + ", theme: " + json.dumps(page_theme_options()) + "},"
+        + ", theme: " + json.dumps(page_theme_options()) + ", hideable: " + json.dumps(hideable_names(plate)) + "},"
         " (L && L.apply_url) ? function (p) { return L.apply_url(a, p, " + json.dumps(plate.state.url_spec()) + "); }"
         " : null);\n"
         "if (L && L.on_ready) L.on_ready(a);"
@@ -85,6 +85,29 @@ def ready_script(plate, notices_model, served: bool) -> CustomJS:
     return cb
 
 
+# The page's own parts that ?hide= may name besides the plate's (embed mode hides the first three).
+PAGE_PARTS = ("ae-header", "ae-lead", "ae-explanation", "ae-notices")
+
+
+def hideable_names(plate) -> list[str]:
+    """The names ?hide= can use on `plate`'s page: its named models that can be hidden (figures,
+    widgets, Divs; not its data sources), and the page's parts. Python's notices and page.js's
+    both check a link against this list."""
+    from bokeh.model.util import collect_models
+
+    cls = type(plate)
+    cached = _HIDEABLE.get(cls)
+    if cached is None:
+        named = {m.name for m in collect_models(*plate.bokeh_models())
+                 if m.name and "visible" in m.properties() and not m.name.startswith("ae-lib-")}
+        parts = [p for p in PAGE_PARTS if p != "ae-lead" or getattr(cls, "lead", "")]
+        cached = _HIDEABLE[cls] = sorted(named | set(parts))
+    return cached
+
+
+_HIDEABLE: dict[type, list[str]] = {}  # the names are the class's: the same for every page of it
+
+
 def plate_page(slug: str, args: Mapping[str, str] | None = None, static: bool = False):
     """A whole page for one plate; `args` are URL parameters applied to its state.
 
@@ -93,7 +116,7 @@ def plate_page(slug: str, args: Mapping[str, str] | None = None, static: bool = 
     """
     cls = registry.plate_class(slug)
     plate = cls()
-    notices = (plate.state.apply_url(dict(args)) + page_param_notices(args)) if args else []
+    notices = (plate.state.apply_url(dict(args)) + page_param_notices(args, hideable_names(plate))) if args else []
     notice = notices_pane(notices)
     parts = [header(cls, static), notice]
     lead = getattr(cls, "lead", "")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 import param
 
@@ -154,9 +154,10 @@ class PlateState(param.Parameterized):
         return f"{value:.6g}" if isinstance(value, float) else str(value)
 
 
-def page_param_notices(args: Mapping[str, str]) -> list[str]:
+def page_param_notices(args: Mapping[str, str], hideable: Collection[str] | None = None) -> list[str]:
     """A notice for each page setting whose value page.js will not act on (theme=blue, embed=yes,
-    hide=<b>): the page stays as it is. app/static/page.js's page_notices words them the same."""
+    hide=<b>, or with `hideable`, the names ?hide= can use on this page: a name not among them):
+    the page stays as it is. app/static/page.js's page_notices words them the same."""
     notices = []
     for name, text in args.items():
         if name in PAGE_CHOICES and text not in PAGE_CHOICES[name]:
@@ -164,8 +165,11 @@ def page_param_notices(args: Mapping[str, str]) -> list[str]:
         elif name == "hide":
             names = [n.strip(" \t") for n in text.split(",")]  # the same trimming in JS and Python
             bad = [n for n in names if n and not CONTROL_NAME.fullmatch(n)]
+            unknown = [n for n in names if n and hideable is not None and n not in hideable]
             if bad:
                 notices.append(f"ignored 'hide={_short(bad[0])}': not a control's name")
+            elif unknown:
+                notices.append(f"ignored 'hide={_short(unknown[0])}': no control of that name on this page")
     return notices
 
 

@@ -579,7 +579,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // app.state.page_param_notices: a page setting with a value this page will not act on.
   var PAGE_CHOICES = { embed: ["0", "1"], present: ["0", "1"], theme: ["light", "dark"] };
   var CONTROL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,39}$/;
-  function page_notices(params) {
+  // `hideable`: the names ?hide= can use on this page (app.page.hideable_names), if known.
+  function page_notices(params, hideable) {
     var notices = [], seen = {};
     params.forEach(function (text, name) {
       if (seen[name]) return;
@@ -587,9 +588,11 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       if (PAGE_CHOICES[name] && PAGE_CHOICES[name].indexOf(text) < 0) {
         notices.push("ignored '" + name + "=" + short_text(text) + "': expected " + PAGE_CHOICES[name].join(" or "));
       } else if (name === "hide") {
-        var bad = text.split(",").map(function (n) { return n.replace(/^[ \t]+|[ \t]+$/g, ""); })
-          .filter(function (n) { return n && !CONTROL_NAME.test(n); });
+        var names = text.split(",").map(function (n) { return n.replace(/^[ \t]+|[ \t]+$/g, ""); });
+        var bad = names.filter(function (n) { return n && !CONTROL_NAME.test(n); });
+        var unknown = names.filter(function (n) { return n && hideable && hideable.indexOf(n) < 0; });
         if (bad.length) notices.push("ignored 'hide=" + short_text(bad[0]) + "': not a control's name");
+        else if (unknown.length) notices.push("ignored 'hide=" + short_text(unknown[0]) + "': no control of that name on this page");
       }
     });
     return notices;
@@ -614,7 +617,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     if (!opts.served && apply_url) {
       var notices = [];
       try { notices = apply_url(p) || []; } catch (err) { notices = ["could not read the link: " + err.message]; }
-      notices = notices.concat(page_notices(p));
+      notices = notices.concat(page_notices(p, opts.hideable));
       // Shown once the plate has painted what the link changed: the notice's relayout in the
       // same task as a shrinking n made BokehJS 3.10 paint a heat map with its old colour arrays
       // (a RangeError from a DataView, found by the hostile-link run on the exported masking page).

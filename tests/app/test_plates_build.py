@@ -156,3 +156,23 @@ def test_registry_is_consistent():
     assert prev is None
     prev, nxt = registry.neighbours(SLUGS[-1])
     assert nxt is None
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_hide_names_are_the_pages_own_and_an_unknown_one_is_reported(slug):
+    """?hide= can name exactly the page's hideable models (page.js checks a link against the same
+    list in an exported page); a name that is not one of them earns a notice and hides nothing."""
+    from app.page import hideable_names
+
+    page = plate_page(slug)
+    root = render(page)
+    names = hideable_names(page.plate)
+    in_doc = {m.name for m in root.references() if m.name and "visible" in m.properties()}
+    assert set(names) <= in_doc, set(names) - in_doc
+    assert {"ae-header", "ae-explanation", "ae-table-toggle"} <= set(names)
+    assert not any(n.startswith("ae-lib-") for n in names)
+    first = names[-1]
+    hidden = plate_page(slug, {"hide": f"{first},no_such_control"})
+    assert hidden.notice_pane.object.visible
+    assert "ignored &#x27;hide=no_such_control&#x27;: no control of that name on this page" in hidden.notice_pane.object.text
+    assert plate_page(slug, {"hide": first}).notice_pane.object.visible is False

@@ -9,6 +9,8 @@ leave no exception in the server's log. One tab per mode is reused for all its l
 
 from __future__ import annotations
 
+import functools
+
 import html
 import http.client
 import os
@@ -20,6 +22,7 @@ import numpy as np
 import pytest
 
 from app import registry
+from app.page import hideable_names, plate_page
 from app.state import page_param_notices
 from helpers import REPO
 
@@ -83,7 +86,14 @@ def python_notices(slug: str, pairs: list[tuple[str, str]]) -> tuple[str, ...]:
     args: dict[str, str] = {}
     for k, v in pairs:
         args.setdefault(k, v)
-    return tuple(registry.plate_class(slug).state_class().apply_url(args) + page_param_notices(args))
+    return tuple(registry.plate_class(slug).state_class().apply_url(args)
+                 + page_param_notices(args, page_names(slug)))
+
+
+@functools.cache
+def page_names(slug: str) -> tuple[str, ...]:
+    """What ?hide= can name on the plate's page (the same for every page of it)."""
+    return tuple(hideable_names(plate_page(slug).plate))
 
 
 def hostile_links(slug: str, rng, start: int) -> list[tuple[str, tuple[str, ...]]]:

@@ -182,3 +182,28 @@ def test_index_modes_exported_and_served(new_tab, exported_site, served_url):
     assert_index_modes(tab.page, (exported_site / "index.html").as_uri(), "exported index")
     assert_index_modes(tab.page, f"{served_url}/", "served index")
     tab.assert_no_errors()
+
+
+# ?hide= names controls to leave off the page (a lesson fixes some settings); a name the page does
+# not have is reported, in the same words served and exported, and hides nothing else.
+HIDDEN = r"""() => {
+  const d = Bokeh.documents[0], m = (n) => d.get_model_by_name(n), box = (n) => Bokeh.index.find_one(m(n)).el.getBoundingClientRect();
+  const notices = Bokeh.index.find_one(m("ae-notices"));
+  return {reset: m("reset").visible, reset_h: box("reset").height, angle: m("angle").visible, angle_h: box("angle").height,
+          notice: notices && m("ae-notices").visible ? (notices.shadow_el || notices.el).querySelector(".ae-notice").textContent : ""};
+}"""
+
+
+def test_hide_leaves_out_the_named_controls_and_reports_unknown_names(new_tab, exported_site, served_url):
+    tab = new_tab(viewport={"width": 1280, "height": 720})
+    page = tab.page
+    want = "Link settings: ignored 'hide=angel': no control of that name on this page."
+    for url in (f"{served_url}/lookup?hide=reset,angel", (exported_site / "lookup.html").as_uri() + "?hide=reset,angel"):
+        page.goto(url)
+        wait_ready(page)
+        page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('ae-notices').visible", timeout=30_000)
+        st = page.evaluate(HIDDEN)
+        assert st["reset"] is False and st["reset_h"] == 0, (url, st)
+        assert st["angle"] is True and st["angle_h"] > 0, (url, st)  # 'angel' hid nothing
+        assert st["notice"] == want, (url, st)
+    tab.assert_no_errors()

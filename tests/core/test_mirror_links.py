@@ -93,7 +93,7 @@ def test_exported_link_reading_matches_served(state_cls, plate, seed):
 PAGE_DRIVER = r"""
 globalThis.AEPage = require(process.argv[1]);
 const links = JSON.parse(require("fs").readFileSync(0, "utf8"));
-process.stdout.write(JSON.stringify(links.map((pairs) => AEPage.page_notices(new URLSearchParams(pairs)))));
+process.stdout.write(JSON.stringify(links.map((c) => AEPage.page_notices(new URLSearchParams(c.pairs), c.hideable))));
 """
 PAGE_VALUES = ["dark", "light", "0", "1", "Dark", " dark", "yes", "true", "angle", "angle,length", " angle , d_k ",
                "ae-header,scaled", ",,", "a b", "angle\n", "x" * 40, "x" * 41, "9lives", "<b>,angle", "angle,<b>"]
@@ -108,17 +108,24 @@ def test_page_settings_are_read_alike_served_and_exported():
     rng = np.random.default_rng(13)
     names = ["embed", "theme", "hide", "present", "plate", "angle"]
     pool = PAGE_VALUES + VALUES
-    cases = [[[names[int(rng.integers(len(names)))], pool[int(rng.integers(len(pool)))]]
-              for _ in range(int(rng.integers(1, 5)))] for _ in range(600)]
+    # Half the links are read knowing the page's names (what ?hide= can use), half without.
+    hideable = [None, ["angle", "length", "d_k", "ae-header", "scaled"]]
+    cases = [{"pairs": [[names[int(rng.integers(len(names)))], pool[int(rng.integers(len(pool)))]]
+                        for _ in range(int(rng.integers(1, 5)))], "hideable": hideable[k % 2]} for k in range(600)]
     got = run_driver(PAGE_DRIVER, cases, scripts=(STATIC / "page.js",), expect=len(cases))
-    noticed = 0
-    for pairs, js in zip(cases, got):
+    noticed = unknown = 0
+    for case, js in zip(cases, got):
         args = {}
-        for name, value in pairs:
+        for name, value in case["pairs"]:
             args.setdefault(name, value)
-        assert js == page_param_notices(args), pairs
+        assert js == page_param_notices(args, case["hideable"]), case
         noticed += bool(js)
-    assert 0 < noticed < len(cases)
+        unknown += any("no control of that name" in n for n in js)
+    assert 0 < noticed < len(cases) and unknown > 0
     assert page_param_notices({"theme": "dark", "embed": "1", "present": "0", "hide": " angle , d_k "}) == []
     assert page_param_notices({"theme": "blue", "hide": "angle,<b>"}) == [
         "ignored 'theme=blue': expected light or dark", "ignored 'hide=<b>': not a control's name"]
+    known = ["angle", "d_k"]
+    assert page_param_notices({"hide": "angle, d_k"}, known) == []
+    assert page_param_notices({"hide": "angle,angel"}, known) == [
+        "ignored 'hide=angel': no control of that name on this page"]

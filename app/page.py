@@ -133,7 +133,8 @@ def index_ready_script(anchor, served: bool) -> CustomJS:
     """The index's document_ready callback: page.js's modes (?theme=dark, ?present=1, ?embed=1)
     as on a plate page; `anchor` is any model of the page (page.js reaches the document from it)."""
     call = ("AEPage.init(anchor.document, {served: " + ("true" if served else "false")
-            + ", theme: " + json.dumps(page_theme_options()) + "}, null);")
+            + ", theme: " + json.dumps(page_theme_options()) + ", hideable: " + json.dumps(list(INDEX_PARTS))
+            + "}, null);")
     cb = CustomJS(args={"anchor": anchor}, code=custom_js_code("page.js", call, ["anchor"]))
     cb.args = {**cb.args, "ae_lib": library_model("page.js")}
     return cb
@@ -150,7 +151,13 @@ def attach_ready(page, doc, served: bool) -> None:
     doc.js_on_event("document_ready", script)
 
 
-def index_page(static: bool = False):
+INDEX_PARTS = ("ae-header", "ae-index", "ae-notices")  # what ?hide= can name on the index
+
+
+def index_page(static: bool = False, args: Mapping[str, str] | None = None):
+    """The index of plates; `args` (a served page's URL parameters) get the same notices as on a
+    plate's page when a page setting cannot be used (theme=blue)."""
+    notice = notices_pane(page_param_notices(args, INDEX_PARTS) if args else [])
     cards = []
     for i, slug in enumerate(registry.slugs(), 1):
         cls = registry.plate_class(slug)
@@ -159,15 +166,18 @@ def index_page(static: bool = False):
             f"<a class='ae-card' href='{href(slug, static)}'>{img}<h2>{i}. {html.escape(cls.title)}</h2>"
             f"<p>{html.escape(cls.summary)}</p></a>"
         )
-    return pn.Column(
+    page = pn.Column(
         named_html(
             "ae-header",
             "<header class='ae-header'><h1>The arithmetic of attention</h1>"
             "<span class='ae-kicker'>Interactive plates: drag the vectors, watch every number move</span></header>",
         ),
+        notice,
         named_html("ae-index", f"<main><nav class='ae-cards' aria-label='plates'>{''.join(cards)}</nav></main>"),
         sizing_mode="stretch_width",
     )
+    page.notice_pane = notice
+    return page
 
 
 def session_args() -> dict[str, str]:

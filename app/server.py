@@ -53,7 +53,7 @@ def routes() -> dict:
 
 def _index_session() -> None:
     doc = pn.state.curdoc
-    page = index_page()
+    page = index_page(args=session_args())
     page.server_doc(doc, title="Attention explorable", location=False)
     attach_ready(page, doc, served=True)  # ?theme=dark and ?present=1, as on the plates
     if pn.config.reuse_sessions:

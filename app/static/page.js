@@ -614,9 +614,11 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       hide = hide.concat(CHROME).concat(["ae-notices"]);
     }
     hide_models(doc, hide);
-    if (!opts.served && apply_url) {
+    if (!opts.served) {  // a served page shows Python's notices; an exported one words the same here
       var notices = [];
-      try { notices = apply_url(p) || []; } catch (err) { notices = ["could not read the link: " + err.message]; }
+      if (apply_url) {
+        try { notices = apply_url(p) || []; } catch (err) { notices = ["could not read the link: " + err.message]; }
+      }
       notices = notices.concat(page_notices(p, opts.hideable));
       // Shown once the plate has painted what the link changed: the notice's relayout in the
       // same task as a shrinking n made BokehJS 3.10 paint a heat map with its old colour arrays

@@ -176,3 +176,12 @@ def test_hide_names_are_the_pages_own_and_an_unknown_one_is_reported(slug):
     assert hidden.notice_pane.object.visible
     assert "ignored &#x27;hide=no_such_control&#x27;: no control of that name on this page" in hidden.notice_pane.object.text
     assert plate_page(slug, {"hide": first}).notice_pane.object.visible is False
+
+
+def test_the_index_has_a_notice_for_settings_it_cannot_use():
+    page = index_page(args={"theme": "blue", "present": "1"})
+    assert page.notice_pane.object.visible
+    assert page.notice_pane.object.text == ("<div class='ae-notice' role='status'>Link settings: ignored "
+                                            "&#x27;theme=blue&#x27;: expected light or dark.</div>")
+    assert index_page(args={"theme": "dark"}).notice_pane.object.visible is False
+    assert "ae-notices" in {m.name for m in render(index_page()).references()}

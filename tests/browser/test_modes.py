@@ -207,3 +207,27 @@ def test_hide_leaves_out_the_named_controls_and_reports_unknown_names(new_tab, e
         assert st["angle"] is True and st["angle_h"] > 0, (url, st)  # 'angel' hid nothing
         assert st["notice"] == want, (url, st)
     tab.assert_no_errors()
+
+
+INDEX_NOTICE = r"""() => {
+  const d = Bokeh.documents[0], n = d.get_model_by_name("ae-notices"), v = n && Bokeh.index.find_one(n);
+  const el = v && n.visible ? (v.shadow_el || v.el).querySelector(".ae-notice") : null;
+  return {notice: el ? el.textContent : "", index: d.get_model_by_name("ae-index").visible};
+}"""
+
+
+def test_the_index_reports_a_setting_it_cannot_use(new_tab, exported_site, served_url):
+    """The index reads the page settings as a plate does, and says so when it cannot use one."""
+    tab = new_tab(viewport={"width": 1280, "height": 720})
+    page = tab.page
+    want = "Link settings: ignored 'theme=blue': expected light or dark; ignored 'hide=lookup': no control of that name on this page."
+    for url in ((exported_site / "index.html").as_uri(), f"{served_url}/"):
+        page.goto(url + "?theme=blue&hide=lookup")
+        page.wait_for_function(DOC_READY, timeout=60_000)
+        page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('ae-notices').visible", timeout=30_000)
+        assert page.evaluate(INDEX_NOTICE) == {"notice": want, "index": True}, url
+        page.goto(url + "?theme=dark")  # a setting it can use: no notice
+        page.wait_for_function(DOC_READY, timeout=60_000)
+        page.wait_for_function("() => document.documentElement.classList.contains('ae-dark')", timeout=30_000)
+        assert page.evaluate(INDEX_NOTICE)["notice"] == "", url
+    tab.assert_no_errors()

@@ -436,6 +436,14 @@ PARAMS_COLUMNS = (("parameters", "row", "row"), ("shape", "shape", "num"), ("per
                   ("paper/head", "paper_per_head_text", "num"), ("paper (512, h\u00a0=\u00a08)", "paper_total_text", "num"))
 DIVISORS_COLUMNS = (("head", "row"), ("d_k", "num"), ("divisor √d_k", "num"))
 DIVISORS_HEIGHT = 236  # px: the header and eight rows
+# Seven columns in the 660 px beside the controls (a 1280 px screen): smaller type, and long
+# names and counts (d_model = 512) wrap rather than push the paper's column out of sight.
+PARAMS_CSS = """
+.ae-wt { font-size: 12.5px; }
+.ae-wt th, .ae-wt td { padding: 3px 4px; }
+.ae-wt tbody th { white-space: normal; min-width: 9em; }
+@media (min-width: 481px) { .ae-wt td { white-space: normal; } }  /* a phone scrolls the table instead */
+"""
 
 
 def params_table_html(params: dict) -> str:
@@ -628,7 +636,7 @@ class MultiHeadPlate(PlateViewer):
         self.summary_div = Div(name="summary", text="", width=560, stylesheets=[InlineStyleSheet(css=CSS)])
         self.message_div = Div(name="message", text="", width=560, stylesheets=[InlineStyleSheet(css=CSS)])
         self.params_table = Div(name="params_table", text=params_table_html(self.params_src.data), width=660,
-                                stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS)])
+                                stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS + PARAMS_CSS)])
         # As tall as eight heads' rows, so a change of h never moves what sits below it.
         self.div_table = Div(name="divisors_table", text=divisors_table_html(self.div_src.data), width=250,
                              height=DIVISORS_HEIGHT, stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS)])

@@ -187,3 +187,22 @@ def test_exported_file_works_offline_and_reads_its_link(new_tab, exported):
     check_hover(page)
     tab.assert_offline()
     tab.assert_no_errors()
+
+
+FITS = r"""() => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("params_table"));
+  const box = (v.shadow_el || v.el).querySelector(".ae-wt-box");
+  return {scroll: box.scrollWidth, client: box.clientWidth, right: box.getBoundingClientRect().right};
+}"""
+
+
+@pytest.mark.parametrize("query", ["", "?d_model=512&h=8"])
+def test_the_counter_fits_beside_the_controls_on_a_1280_px_screen(new_tab, exported, query):
+    """Every column of the parameter counter is in sight at 1280 px, with the paper's widest
+    counts too: the table does not scroll inside its box."""
+    tab = new_tab(viewport={"width": 1280, "height": 720})
+    tab.page.goto(exported.as_uri() + query)
+    tab.page.wait_for_function(READY, timeout=45_000)
+    st = tab.page.evaluate(FITS)
+    assert st["scroll"] <= st["client"] + 1 and st["right"] <= 1280, st
+    tab.assert_no_errors()

@@ -494,11 +494,12 @@ def demo_data() -> dict:
 
 # The two tables are plain HTML (app/html_table.py); masking.js's checks_table_html writes the
 # checks' table again at every change, the demo's never changes.
-CHECKS_CSS = ".ae-wt tbody th { font-weight: 400; white-space: normal; }"  # the checks are sentences: plain type, wrapped
+# The checks are sentences: plain type, wrapped.
+CHECKS_CSS = ".ae-wt tbody th { font-weight: 400; white-space: normal; }"
 CHECKS_COLUMNS = (("ok", "text"), ("Pinned on this page (recomputed at every change)", "row"), ("now", "text"))
 DEMO_COLUMNS = (("item", "item", "row"), ("score", "score", "num"), ("value", "value", "num"),
-                ("no mask", "plain_text", "num"), ("score\u00a0+\u00a0M", "masked_score", "num"), ("exp", "exp_text", "num"),
-                ("mask scores", "before_text", "num"), ("zero after", "after_text", "num"))
+                ("no mask", "plain_text", "num"), ("score\u00a0+\u00a0M", "masked_score", "num"),
+                ("exp", "exp_text", "num"), ("mask scores", "before_text", "num"), ("zero after", "after_text", "num"))
 
 
 def checks_table_html(checks: dict) -> str:

@@ -432,8 +432,8 @@ def divisors_data(d_model: int, h: int) -> dict:
 # The counter and the divisors are plain HTML tables (app/html_table.py); multi_head.js's
 # params_table_html and divisors_table_html write the same strings.
 PARAMS_COLUMNS = (("parameters", "row", "row"), ("shape", "shape", "num"), ("per head", "per_head_text", "num"),
-                  ("heads", "heads_text", "num"), ("in all", "total_text", "num"),
-                  ("paper/head", "paper_per_head_text", "num"), ("paper (512, h\u00a0=\u00a08)", "paper_total_text", "num"))
+                  ("heads", "heads_text", "num"), ("in all", "total_text", "num"), ("paper/head", "paper_per_head_text", "num"),
+                  ("paper (512, h\u00a0=\u00a08)", "paper_total_text", "num"))
 DIVISORS_COLUMNS = (("head", "row"), ("d_k", "num"), ("divisor √d_k", "num"))
 DIVISORS_HEIGHT = 236  # px: the header and eight rows
 # Seven columns in the 660 px beside the controls (a 1280 px screen): smaller type, and long

@@ -45,7 +45,7 @@ def table_html(label: str, columns: Sequence[tuple[str, str]], rows: Iterable[Se
     bad = [kind for _, kind in columns if kind not in KINDS]
     if bad:
         raise ValueError(f"a column's kind is one of {KINDS}, got {bad[0]!r}")
-    head = "".join(f"<th scope='col'{_cls(kind, 'row')}>{escape(title)}</th>" for title, kind in columns)
+    head = "".join(f"<th scope='col'{_cls(kind, header=True)}>{escape(title)}</th>" for title, kind in columns)
     body = []
     for row in rows:
         if len(row) != len(columns):
@@ -58,10 +58,10 @@ def table_html(label: str, columns: Sequence[tuple[str, str]], rows: Iterable[Se
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
 
 
-def _cls(kind: str, *left: str) -> str:
-    """Text is set left, figures right; a header sits over its column like the cells (and the
-    row headers' column is read from the left too)."""
-    return " class='ae-tx'" if kind == "text" or kind in left else ""
+def _cls(kind: str, header: bool = False) -> str:
+    """Text is set left, figures right; a column's header sits like its cells, and the row
+    headers' column is read from the left (page.js's table_html does the same)."""
+    return " class='ae-tx'" if kind == "text" or (header and kind == "row") else ""
 
 
 def _cell(text: str, kind: str) -> str:

@@ -15,7 +15,8 @@
  * recalculation each time a visual reads a CSS value): AELive.quiet_styles skips a rewrite that
  * changes nothing. And DOM views that repeat the plots' numbers (the lookup's table) need not
  * follow every move: AELive.throttle runs such an update at most every few frames, always ending with the
- * latest numbers. AELive.local_layout keeps a fixed-size figure's relayout inside the figure, and
+ * latest numbers. AELive.local_layout keeps a fixed-size figure's relayout inside the figure,
+ * AELive.axes_on_change measures a figure's axes only after something they are drawn from changed, and
  * AELive.coalesce_updates makes the several recomputations of a renderer that one change starts one;
  * AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn.
  */
@@ -148,6 +149,53 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return patched;
   }
 
+  // Before each paint BokehJS 3.10 asks every axis of the figure whether its size changed
+  // (PlotView._invalidate_layout_if_needed -> SideLayout.has_size_changed), and to answer it
+  // measures every tick label again: about 1.3 ms per figure per paint, a sixth of a slider press
+  // on the lookup plate. An axis can only change size when something it is drawn from changes:
+  // the figure (its size, its list of axes), a range (new ticks, new factors), or the axis and
+  // what it refers to (ticker, formatter, label, fonts). Their change signals now mark the figure;
+  // an unmarked figure skips the question, a marked one asks it as before, and a layout BokehJS
+  // has asked for itself (_needs_layout) always goes through. Installed over local_layout's wrapper.
+  function values_of(x) {
+    if (x == null) return [];
+    if (typeof x.values === "function" && !Array.isArray(x)) return Array.from(x.values());
+    return Object.keys(x).map(function (k) { return x[k]; });
+  }
+  function axes_on_change(doc) {
+    if (typeof Bokeh === "undefined" || !Bokeh.index || !doc) return 0;
+    var patched = 0;
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (m.type !== "Figure") return;
+      var v = view_of(m);
+      if (!v || v.__ae_axes || typeof v._invalidate_layout_if_needed !== "function" || typeof v.connect !== "function" ||
+          !Array.isArray(m.side_panels) || typeof m.references !== "function") return;
+      var from = [m, m.x_range, m.y_range].concat(values_of(m.extra_x_ranges), values_of(m.extra_y_ranges));
+      m.side_panels.forEach(function (p) { from.push(p); from = from.concat(Array.from(p.references())); });
+      v.__ae_axes = true;
+      v.__ae_axes_changed = true;
+      var mark = function () { v.__ae_axes_changed = true; };
+      from.forEach(function (x) {
+        if (x == null) return;
+        if (x !== m) { if (x.change != null) v.connect(x.change, mark); return; }
+        // The figure's own properties one by one: its tags change at every gesture (the live
+        // path's "busy"), and they, like its name, move no axis.
+        Object.keys(x.properties || {}).forEach(function (k) {
+          var prop = x.properties[k];
+          if (k !== "tags" && k !== "name" && prop != null && prop.change != null) v.connect(prop.change, mark);
+        });
+      });
+      var inner = v._invalidate_layout_if_needed;
+      v._invalidate_layout_if_needed = function () {
+        if (!this._needs_layout && !this.__ae_axes_changed) return;
+        this.__ae_axes_changed = false;
+        return inner.apply(this, arguments);
+      };
+      patched += 1;
+    });
+    return patched;
+  }
+
   // A renderer recomputes its glyphs (set_data, then set_visuals, which for a Text glyph measures
   // every label five times over: the glyph and its selection, nonselection, muted and decimated
   // copies) on each of several signals that one change of n sends in turn: its source's data, its
@@ -242,7 +290,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
 
   return {
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
-    coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies,
+    coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies, axes_on_change: axes_on_change,
   };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;

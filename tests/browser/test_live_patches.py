@@ -5,7 +5,9 @@ without a test a new Bokeh could silently undo them:
 - AELive.coalesce_updates (live.js): one change of n on the masking page recomputes each glyph
   renderer once, not four or five times;
 - AEPage.one_layout (page.js), used by multi_head.js: a new n resizes four figures and the page
-  is laid out once, not four times.
+  is laid out once, not four times;
+- AELive.axes_on_change: a change that moves no range or axis measures no axis, and one that
+  widens an axis's labels still lays its figure out again.
 Either way the numbers on screen are still attention_core's.
 """
 
@@ -153,5 +155,91 @@ def test_a_text_glyphs_unseen_copies_do_not_measure_its_labels(new_tab, export_p
         [r.selection_glyph, r.nonselection_glyph, r.muted_glyph, r.decimated_glyph].every((g) => g.__ae_stale === true)])""")
     assert all(s == [False, True] for s in stale), stale
     assert_matches_core(read(page), MaskingState(n=7))
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+# Count every axis's "has your size changed?" (SideLayout.has_size_changed, wrapped on the class
+# every side panel's layout shares), and list the axes whose box no longer fits what they show.
+WATCH_AXES = r"""() => {
+  const figs = [];
+  for (const m of Bokeh.documents[0].all_models) {
+    if (m.type !== "Figure") continue;
+    const v = Bokeh.index.find_one(m);
+    if (v) figs.push(v);
+  }
+  const layout = figs.flatMap((v) => v.model.side_panels.map((p) => v.renderer_views.get(p).layout))[0];
+  let proto = Object.getPrototypeOf(layout);
+  while (proto && !Object.prototype.hasOwnProperty.call(proto, "has_size_changed")) proto = Object.getPrototypeOf(proto);
+  const asked = proto.has_size_changed;
+  window.__ae_axes = {figs, asked, n: 0};
+  proto.has_size_changed = function () { window.__ae_axes.n += 1; return asked.apply(this, arguments); };
+  return figs.filter((v) => v.__ae_axes === true).length;
+}"""
+
+STALE_AXES = r"""() => window.__ae_axes.figs.flatMap((v) => v.model.side_panels.map((p) => {
+  const l = v.renderer_views.get(p).layout;
+  if (l.bbox.width === 0 && l.bbox.height === 0) return null;  // a figure not on show
+  return window.__ae_axes.asked.call(l) ? `${v.model.name}: ${p.type} ${l.bbox.width}x${l.bbox.height}` : null;
+})).filter((x) => x != null)"""
+
+AXIS_WIDTH = "(name) => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(name)); " \
+             "return v.model.left.map((p) => v.renderer_views.get(p).layout.bbox.width); }"
+
+FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+
+
+def test_a_slider_that_moves_only_data_does_not_measure_the_axes(new_tab, export_plate):
+    """AELive.axes_on_change: turning the lookup's query changes bars, arrows and labels but no
+    range or axis, so no axis is asked for its size; the weights are still attention_core's."""
+    from app.plates.lookup import LookupState
+
+    from helpers import NAMES
+    from helpers import READY as LOOKUP_READY
+
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    page.goto(export_plate("lookup").as_uri())
+    page.wait_for_function(LOOKUP_READY, arg=list(NAMES), timeout=60_000, polling="raf")
+    assert page.evaluate(WATCH_AXES) == 3  # every figure of the page is patched (by page.js)
+    page.evaluate(FRAMES)
+    page.evaluate("() => { window.__ae_axes.n = 0; }")
+    seen = []
+    for angle in (10, 55, 100, 145, 190, 235):
+        page.evaluate("(a) => { Bokeh.documents[0].get_model_by_name('angle').value = a; }", angle)
+        page.wait_for_function("(a) => Bokeh.documents[0].get_model_by_name('query').data.x.length > 0 && "
+                               "Bokeh.documents[0].get_model_by_name('angle').value === a", arg=angle)
+        page.evaluate(FRAMES)
+        seen.append(page.evaluate("() => Array.from(Bokeh.documents[0].get_model_by_name('weights').data.weight)"))
+    assert page.evaluate("() => window.__ae_axes.n") == 0
+    assert page.evaluate(STALE_AXES) == []
+    for angle, weights in zip((10, 55, 100, 145, 190, 235), seen):
+        expected = LookupState(angle=angle).steps().weight
+        assert weights == pytest.approx(list(expected), abs=1e-9), angle
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+def test_an_axis_whose_labels_widen_is_laid_out_again(new_tab, export_plate):
+    """The other half of AELive.axes_on_change: a new range (d_k from 1,024 to 1 on the scaling
+    plate) widens the histogram's count axis, and the figure is laid out for it: no axis on show
+    is left with a box that no longer fits its labels."""
+    from test_scaling_served import READY as SCALING_READY
+
+    tab, page = open_exported(new_tab, export_plate, "scaling", SCALING_READY)
+    assert page.evaluate(WATCH_AXES) >= 4
+    page.evaluate("() => { Bokeh.documents[0].get_model_by_name('d_k').value = 10; }")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('histogram').data.count.length > 0")
+    page.evaluate(FRAMES)
+    before = page.evaluate(AXIS_WIDTH, "histogram_plot")
+    page.evaluate("() => { window.__ae_axes.n = 0; }")
+    for step in (0, 5, 1, 10, 0):
+        page.evaluate("(s) => { Bokeh.documents[0].get_model_by_name('d_k').value = s; }", step)
+        page.evaluate(FRAMES)
+        assert page.evaluate(STALE_AXES) == [], step
+    assert page.evaluate("() => window.__ae_axes.n") > 0
+    after = page.evaluate(AXIS_WIDTH, "histogram_plot")
+    assert after != before, (before, after)  # the case this test is about did happen
     tab.assert_offline()
     tab.assert_no_errors()

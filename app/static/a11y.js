@@ -211,6 +211,8 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     a.ae_tables.setv({ visible: on, text: on ? tables_html(a) : "" }, { sync: false });
   }
 
+  function set_label(el, label) { if (el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label); }
+
   // Names Bokeh's widgets lack (found by axe-core): a slider's handle is named by the slider's
   // title, and a spinner's arrows say what they do.
   function name_widgets(doc) {
@@ -218,17 +220,26 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
       var fix = null;
       if (m.type === "Slider" || m.type === "RangeSlider") {
         fix = function (root) {
-          root.querySelectorAll(".noUi-handle").forEach(function (h) { h.setAttribute("aria-label", m.title || m.name || "slider"); });
+          root.querySelectorAll(".noUi-handle").forEach(function (h) { set_label(h, m.title || m.name || "slider"); });
         };
       } else if (m.type === "Spinner") {
         fix = function (root) {
           var t = m.title || m.name || "value";
-          root.querySelectorAll(".bk-spin-btn-up").forEach(function (b) { b.setAttribute("aria-label", "increase " + t); });
-          root.querySelectorAll(".bk-spin-btn-down").forEach(function (b) { b.setAttribute("aria-label", "decrease " + t); });
+          root.querySelectorAll(".bk-spin-btn-up").forEach(function (b) { set_label(b, "increase " + t); });
+          root.querySelectorAll(".bk-spin-btn-down").forEach(function (b) { set_label(b, "decrease " + t); });
         };
       }
       if (!fix) return;
-      var apply = function () { var v = view_of(m), root = v && (v.shadow_el || v.el); if (root) fix(root); };
+      // Run after every change of the widget (a re-render makes new handles without names), so
+      // at every slider step: its view is remembered while it lives (Bokeh.index.find_one walks
+      // every view of the page, ~1 ms a step on the lookup plate), and a name already right is
+      // not written again.
+      var seen = null;
+      var apply = function () {
+        if (seen == null || seen.is_destroyed === true || seen.model !== m) seen = view_of(m);
+        var root = seen && (seen.shadow_el || seen.el);
+        if (root) fix(root);
+      };
       apply();
       if (!m.__ae_named) { m.__ae_named = true; m.change.connect(function () { setTimeout(apply, 0); }); }
     });

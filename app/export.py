@@ -3,6 +3,7 @@
 Panel's save() with INLINE resources still leaves a few stylesheet URLs pointing at Panel's CDN
 (loaded by the page at run time); the same files ship inside the installed panel package, so
 they are written into the page as data: URLs. `offline_problems()` lists any remote URL left.
+Panel's own JavaScript is then taken out (app/bokeh_only.py): an exported page loads BokehJS alone.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 import panel as pn
 from bokeh.resources import INLINE
 
+from .bokeh_only import bokeh_only
 from .page import attach_ready, plate_page
 
 
@@ -35,6 +37,8 @@ def _save_page(page, path: Path, resources, title: str, ready: bool = True) -> N
     if ready:
         attach_ready(page, doc, served=False)
     save(doc, str(path), resources=resources, title=title)
+    # With no server, Panel's JavaScript has nothing to do: the page loads BokehJS alone.
+    path.write_text(bokeh_only(path.read_text(encoding="utf-8")), encoding="utf-8")
 
 REMOTE = re.compile(r"""https?://[^\s"'()<>\\]+""")
 

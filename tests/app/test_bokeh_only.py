@@ -16,6 +16,7 @@ import pytest
 
 from app.bokeh_only import bokeh_only
 from app.export import export_plate, export_site
+from test_export import docs_json
 
 PANEL_SCRIPT_MARKERS = ("panel.min.js", "es-module-shims", "esms-options", "panel.js resource registry")
 
@@ -113,10 +114,8 @@ def assert_bokeh_only(text: str) -> None:
     tags = re.findall(r"<script[^>]*>", text)
     assert not [t for t in tags if "panel" in t or "esms" in t or "es-module-shims" in t], tags
     assert "/* BEGIN panel.min.js */" not in text and "panel.js resource registry" not in text
-    m = re.search(r'<script type="application/json" id="[^"]+">(.*?)</script>', text, re.S)
-    raw = m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     found = set()
-    for d in json.loads(raw).values():
+    for d in docs_json(text).values():
         assert "config" not in d
         names(d, found)
     assert "Column" in found  # the page's layout, now Bokeh's

@@ -122,13 +122,18 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
       m.frame_height == null && (m.sizing_mode == null || m.sizing_mode === "fixed") &&
       ["auto", "fixed"].indexOf(m.width_policy || "auto") >= 0 && ["auto", "fixed"].indexOf(m.height_policy || "auto") >= 0;
   }
+  // Each figure of the document with its view: [model, view] (local_layout and axes_on_change
+  // patch the views one by one).
+  function figure_views(doc) {
+    if (typeof Bokeh === "undefined" || !Bokeh.index || !doc) return [];
+    return Array.from(doc.all_models || []).filter(function (m) { return m.type === "Figure"; })
+      .map(function (m) { return [m, view_of(m)]; }).filter(function (mv) { return mv[1] != null; });
+  }
   function local_layout(doc) {
-    if (typeof Bokeh === "undefined" || !Bokeh.index || !doc) return 0;
     var patched = 0;
-    Array.from(doc.all_models || []).forEach(function (m) {
-      if (m.type !== "Figure") return;
-      var v = view_of(m);
-      if (!v || v.__ae_local || typeof v._invalidate_layout_if_needed !== "function" ||
+    figure_views(doc).forEach(function (mv) {
+      var v = mv[1];
+      if (v.__ae_local || typeof v._invalidate_layout_if_needed !== "function" ||
           typeof v.measure_layout !== "function" || typeof v._compute_layout !== "function") return;
       v.__ae_local = true;
       var own = v._invalidate_layout_if_needed;
@@ -163,12 +168,10 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return Object.keys(x).map(function (k) { return x[k]; });
   }
   function axes_on_change(doc) {
-    if (typeof Bokeh === "undefined" || !Bokeh.index || !doc) return 0;
     var patched = 0;
-    Array.from(doc.all_models || []).forEach(function (m) {
-      if (m.type !== "Figure") return;
-      var v = view_of(m);
-      if (!v || v.__ae_axes || typeof v._invalidate_layout_if_needed !== "function" || typeof v.connect !== "function" ||
+    figure_views(doc).forEach(function (mv) {
+      var m = mv[0], v = mv[1];
+      if (v.__ae_axes || typeof v._invalidate_layout_if_needed !== "function" || typeof v.connect !== "function" ||
           !Array.isArray(m.side_panels) || typeof m.references !== "function") return;
       var from = [m, m.x_range, m.y_range].concat(values_of(m.extra_x_ranges), values_of(m.extra_y_ranges));
       m.side_panels.forEach(function (p) { from.push(p); from = from.concat(Array.from(p.references())); });

@@ -10,7 +10,6 @@ leave no exception in the server's log. One tab per mode is reused for all its l
 from __future__ import annotations
 
 import functools
-
 import html
 import http.client
 import os
@@ -22,7 +21,7 @@ import numpy as np
 import pytest
 
 from app import registry
-from app.page import hideable_names, plate_page
+from app.page import hideable_names
 from app.state import page_param_notices
 from helpers import REPO
 
@@ -93,7 +92,7 @@ def python_notices(slug: str, pairs: list[tuple[str, str]]) -> tuple[str, ...]:
 @functools.cache
 def page_names(slug: str) -> tuple[str, ...]:
     """What ?hide= can name on the plate's page (the same for every page of it)."""
-    return tuple(hideable_names(plate_page(slug).plate))
+    return tuple(hideable_names(registry.plate_class(slug)()))
 
 
 def hostile_links(slug: str, rng, start: int) -> list[tuple[str, tuple[str, ...]]]:

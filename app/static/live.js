@@ -18,7 +18,8 @@
  * latest numbers. AELive.local_layout keeps a fixed-size figure's relayout inside the figure,
  * AELive.axes_on_change measures a figure's axes only after something they are drawn from changed, and
  * AELive.coalesce_updates makes the several recomputations of a renderer that one change starts one;
- * AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn.
+ * AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn, and
+ * AELive.quick_marker_masks finds a scatter's markers near the frame without building models.
  */
 var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
   "use strict";
@@ -272,6 +273,43 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return true;
   }
 
+  // Before drawing a scatter, BokehJS 3.10 keeps only the markers near the visible frame
+  // (MarkerView._mask_data: the frame widened by the largest marker, mapped to data space, then a
+  // spatial-index query). Widening and mapping go through Range1d.widen and .map, which build a
+  // new Range1d model each (a full HasProps with its properties): four models, 0.25-0.6 ms per
+  // renderer, twice per change (in set_data and again at paint), ~3-5 ms of a lookup slider step
+  // over its eight scatters. The same arithmetic on plain numbers gives the same four bounds and
+  // so the same markers. Patched once per page, on the marker glyph view's class.
+  function widened(range, by) {  // Range1d.widen's start and end, without the model
+    return range.start > range.end ? [range.start + by, range.end - by] : [range.start - by, range.end + by];
+  }
+  function quick_marker_masks(doc) {
+    if (!doc) return false;
+    var r = first_view(function (v) {
+      return v.glyph != null && v.glyph.model != null && v.glyph.model.type === "Scatter" &&
+        typeof v.glyph._mask_data === "function";
+    });
+    if (r == null) return false;
+    var proto = owner_of(r.glyph, "_mask_data");
+    if (!proto) return false;
+    if (proto.__ae_quick) return true;
+    var mask = proto._mask_data;
+    proto._mask_data = function () {
+      var rv = this.renderer, frame = rv && rv.plot_view && rv.plot_view.frame;
+      var xt = frame && frame.x_target, yt = frame && frame.y_target, by = this.max_size, index = this.index;
+      if (xt == null || yt == null || typeof by !== "number" || index == null || typeof index.indices !== "function" ||
+          typeof xt.start !== "number" || typeof yt.start !== "number" || typeof rv.xscale.invert !== "function" ||
+          typeof rv.yscale.invert !== "function") return mask.apply(this, arguments);
+      var h = widened(xt, by), v = widened(yt, by);
+      return index.indices({
+        x0: rv.xscale.invert(h[0]), x1: rv.xscale.invert(h[1]),
+        y0: rv.yscale.invert(v[0]), y1: rv.yscale.invert(v[1]),
+      });
+    };
+    proto.__ae_quick = true;
+    return true;
+  }
+
   // Run fn at most once every `ms` for `key`; a call during the wait is kept and runs when it
   // ends (the last one wins), so the final state is always shown.
   var throttled = {};
@@ -294,6 +332,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   return {
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
     coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies, axes_on_change: axes_on_change,
+    quick_marker_masks: quick_marker_masks,
   };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;

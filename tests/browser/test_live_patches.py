@@ -7,7 +7,9 @@ without a test a new Bokeh could silently undo them:
 - AEPage.one_layout (page.js), used by multi_head.js: a new n resizes four figures and the page
   is laid out once, not four times;
 - AELive.axes_on_change: a change that moves no range or axis measures no axis, and one that
-  widens an axis's labels still lays its figure out again.
+  widens an axis's labels still lays its figure out again;
+- AELive.quick_marker_masks: a scatter's mask builds no Range1d and keeps the markers BokehJS's
+  own arithmetic keeps.
 Either way the numbers on screen are still attention_core's.
 """
 
@@ -241,5 +243,70 @@ def test_an_axis_whose_labels_widen_is_laid_out_again(new_tab, export_plate):
     assert page.evaluate("() => window.__ae_axes.n") > 0
     after = page.evaluate(AXIS_WIDTH, "histogram_plot")
     assert after != before, (before, after)  # the case this test is about did happen
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+# Count Range1d.widen calls on every figure's frame targets (BokehJS's own scatter masks widen
+# them, each call building a new Range1d model), and compare each scatter's mask with the one
+# BokehJS's arithmetic gives (widen, map to data space, then the spatial-index query).
+WATCH_WIDEN = r"""() => {
+  window.__ae_widen = {n: 0};
+  let figures = 0;
+  for (const m of Bokeh.documents[0].all_models) {
+    if (m.type !== "Figure") continue;
+    const f = Bokeh.index.find_one(m).frame;
+    for (const r of [f.x_target, f.y_target]) {
+      const widen = r.widen;
+      r.widen = function () { window.__ae_widen.n += 1; return widen.apply(this, arguments); };
+    }
+    figures += 1;
+  }
+  return figures;
+}"""
+
+MASKS = r"""() => {
+  const out = [];
+  Bokeh.index.query((v) => v.glyph != null && v.glyph.model.type === "Scatter").forEach((rv) => {
+    const g = rv.glyph, f = rv.plot_view.frame;
+    const widen = (r, by) => Object.getPrototypeOf(r).widen.call(r, by);  // the model's own, uncounted
+    const h = widen(f.x_target, g.max_size).map((x) => rv.xscale.invert(x));
+    const v = widen(f.y_target, g.max_size).map((y) => rv.yscale.invert(y));
+    const ref = Array.from(g.index.indices({x0: h.start, x1: h.end, y0: v.start, y1: v.end}).ones());
+    out.push({level: rv.model.level, got: Array.from(g.mask_data().ones()), ref});
+  });
+  return out;
+}"""
+
+
+def test_a_scatters_mask_builds_no_models_and_keeps_the_same_markers(new_tab, export_plate):
+    """AELive.quick_marker_masks: turning the lookup's query builds no Range1d for the scatters'
+    masks (BokehJS builds four per scatter, twice per change), and each scatter still keeps
+    exactly the markers BokehJS's own arithmetic keeps; the weights are still attention_core's."""
+    from app.plates.lookup import LookupState
+
+    from helpers import NAMES
+    from helpers import READY as LOOKUP_READY
+
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    page.goto(export_plate("lookup").as_uri())
+    page.wait_for_function(LOOKUP_READY, arg=list(NAMES), timeout=60_000, polling="raf")
+    assert page.evaluate(WATCH_WIDEN) == 3
+    page.evaluate(FRAMES)
+    page.evaluate("() => { window.__ae_widen.n = 0; }")
+    angles = (10, 55, 100, 145, 190, 235)
+    for angle in angles:
+        page.evaluate("(a) => { Bokeh.documents[0].get_model_by_name('angle').value = a; }", angle)
+        page.wait_for_function("(a) => Bokeh.documents[0].get_model_by_name('angle').value === a", arg=angle)
+        page.evaluate(FRAMES)
+        assert page.evaluate("() => window.__ae_widen.n") == 0, angle
+        masks = page.evaluate(MASKS)
+        assert len(masks) == 8 and {m["level"] for m in masks} == {"glyph", "overlay"}
+        assert [m["got"] for m in masks] == [m["ref"] for m in masks], angle
+        assert any(m["got"] for m in masks)  # markers are kept, not just none on both sides
+        weights = page.evaluate("() => Array.from(Bokeh.documents[0].get_model_by_name('weights').data.weight)")
+        assert weights == pytest.approx(list(LookupState(angle=angle).steps().weight), abs=1e-9), angle
     tab.assert_offline()
     tab.assert_no_errors()

@@ -16,10 +16,11 @@
  * changes nothing. And DOM views that repeat the plots' numbers (the lookup's table) need not
  * follow every move: AELive.throttle runs such an update at most every few frames, always ending with the
  * latest numbers. AELive.local_layout keeps a fixed-size figure's relayout inside the figure,
- * AELive.axes_on_change measures a figure's axes only after something they are drawn from changed, and
+ * AELive.axes_on_change measures a figure's axes only after something they are drawn from changed,
  * AELive.coalesce_updates makes the several recomputations of a renderer that one change starts one;
- * AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn, and
- * AELive.quick_marker_masks finds a scatter's markers near the frame without building models.
+ * AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn,
+ * AELive.quick_marker_masks finds a scatter's markers near the frame without building models, and
+ * AELive.quiet_slider_echo spares a slider the rebuild of its handle after a change made by the handle.
  */
 var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
   "use strict";
@@ -310,6 +311,44 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return true;
   }
 
+  // A BokehJS 3.10 slider answers every change of its value by handing its whole configuration
+  // back to noUiSlider (AbstractSliderView._update_slider -> updateOptions), which rebuilds the
+  // handle's tooltip, re-validates the options and moves the handle again, even when the change
+  // came from noUiSlider itself (a key or a drag on the handle): ~0.5 ms and a style
+  // recalculation per step. When noUiSlider already holds exactly the range, step and values that
+  // would be handed over, there is nothing to update and the call is skipped; a value set from
+  // elsewhere (Python, a link, a plate's script) differs from what the handle shows and goes
+  // through as before. Patched once per page, on the class every slider view shares.
+  function same_numbers(a, b) {
+    a = [].concat(a); b = [].concat(b);
+    if (a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) if (Number(a[i]) !== Number(b[i])) return false;
+    return true;
+  }
+  function quiet_slider_echo(doc) {
+    if (!doc) return false;
+    var r = first_view(function (v) {
+      return typeof v._update_slider === "function" && typeof v._calc_to === "function" && v._noUiSlider != null &&
+        typeof v._noUiSlider.get === "function" && v._noUiSlider.options != null;
+    });
+    if (r == null) return false;
+    var proto = owner_of(r, "_update_slider");
+    if (!proto) return false;
+    if (proto.__ae_echo) return true;
+    var update = proto._update_slider;
+    proto._update_slider = function () {
+      var ui = this._noUiSlider, o = ui && ui.options;
+      if (o != null && o.range != null && typeof ui.get === "function") {
+        var to = this._calc_to();
+        if (to.range != null && o.range.min === to.range.min && o.range.max === to.range.max && o.step === to.step &&
+            same_numbers(ui.get(true), to.start)) return;
+      }
+      return update.apply(this, arguments);
+    };
+    proto.__ae_echo = true;
+    return true;
+  }
+
   // Run fn at most once every `ms` for `key`; a call during the wait is kept and runs when it
   // ends (the last one wins), so the final state is always shown.
   var throttled = {};
@@ -332,7 +371,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   return {
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
     coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies, axes_on_change: axes_on_change,
-    quick_marker_masks: quick_marker_masks,
+    quick_marker_masks: quick_marker_masks, quiet_slider_echo: quiet_slider_echo,
   };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;

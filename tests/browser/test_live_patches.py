@@ -9,7 +9,9 @@ without a test a new Bokeh could silently undo them:
 - AELive.axes_on_change: a change that moves no range or axis measures no axis, and one that
   widens an axis's labels still lays its figure out again;
 - AELive.quick_marker_masks: a scatter's mask builds no Range1d and keeps the markers BokehJS's
-  own arithmetic keeps.
+  own arithmetic keeps;
+- AELive.quiet_slider_echo: a step made on a slider's handle does not rebuild the handle, and a
+  value set from elsewhere still moves it.
 Either way the numbers on screen are still attention_core's.
 """
 
@@ -308,5 +310,50 @@ def test_a_scatters_mask_builds_no_models_and_keeps_the_same_markers(new_tab, ex
         assert any(m["got"] for m in masks)  # markers are kept, not just none on both sides
         weights = page.evaluate("() => Array.from(Bokeh.documents[0].get_model_by_name('weights').data.weight)")
         assert weights == pytest.approx(list(LookupState(angle=angle).steps().weight), abs=1e-9), angle
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+# Count noUiSlider.updateOptions calls on the angle slider's view (BokehJS hands the slider's whole
+# configuration back to noUiSlider there, rebuilding the handle's tooltip).
+WATCH_SLIDER = r"""(name) => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(name));
+  const ui = v._noUiSlider, update = ui.updateOptions;
+  window.__ae_slider = {n: 0};
+  ui.updateOptions = function () { window.__ae_slider.n += 1; return update.apply(this, arguments); };
+  v.slider_el.querySelector(".noUi-handle").focus();
+  return v.model.value;
+}"""
+HANDLE = "(name) => Number(Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(name))._noUiSlider.get(true))"
+
+
+def test_a_slider_step_made_by_its_handle_does_not_rebuild_the_handle(new_tab, export_plate):
+    """AELive.quiet_slider_echo: four key presses on the lookup's angle handle change the angle
+    four times and never hand the configuration back to noUiSlider; an angle set from outside
+    the handle (as Python or a link would) still moves the handle. The weights are attention_core's."""
+    from app.plates.lookup import LookupState
+
+    from helpers import NAMES
+    from helpers import READY as LOOKUP_READY
+
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    page.goto(export_plate("lookup").as_uri())
+    page.wait_for_function(LOOKUP_READY, arg=list(NAMES), timeout=60_000, polling="raf")
+    start = page.evaluate(WATCH_SLIDER, "angle")
+    for i in range(1, 5):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("(a) => Bokeh.documents[0].get_model_by_name('angle').value === a", arg=start + i)
+        assert page.evaluate(HANDLE, "angle") == start + i
+    assert page.evaluate("() => window.__ae_slider.n") == 0
+    page.evaluate("() => { Bokeh.documents[0].get_model_by_name('angle').value = 200; }")
+    page.evaluate(FRAMES)
+    assert page.evaluate("() => window.__ae_slider.n") == 1
+    assert page.evaluate(HANDLE, "angle") == 200
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('query').data.x.length > 0")
+    page.evaluate(FRAMES)
+    weights = page.evaluate("() => Array.from(Bokeh.documents[0].get_model_by_name('weights').data.weight)")
+    assert weights == pytest.approx(list(LookupState(angle=200).steps().weight), abs=1e-9)
     tab.assert_offline()
     tab.assert_no_errors()

@@ -662,6 +662,7 @@ class WorkedPlate(PlateViewer):
         self._shown = None  # the arrays last written into the text boxes
         self._errors = {"query": "", "keys": "", "values": ""}
         self._rendering = False
+        self._length_pending = None  # a served page's length step waiting to be folded in
         div = partial(Div, disable_math=True, stylesheets=[InlineStyleSheet(css=CSS)])
 
         # Sources (data filled in by _render).
@@ -818,11 +819,11 @@ class WorkedPlate(PlateViewer):
 
         # Python follows what a served page sends.
         self.preset_w.on_change("value", self._guard(self._on_preset))
-        self.restore_w.on_event(ButtonClick, lambda _e: None if self._busy() else self._on_preset())
+        self.restore_w.on_event(ButtonClick, lambda _e: None if self._busy() else (self._flush_length(), self._on_preset()))
         self.scaled_w.on_change("active", self._guard(lambda: self.state.param.update(scaled=0 in (self.scaled_w.active or []))))
         for f, w in (("query", self.query_w), ("keys", self.keys_w), ("values", self.values_w)):
             w.on_change("value_input", self._guard(partial(self._on_text, f)))
-        self.length_w.on_change("value", self._guard(self._on_length))
+        self.length_w.on_change("value", self._guard(self._length_later))
         self.stage_w.on_change("active", self._guard(self._on_stage))
         self.guess_key_w.on_change("value", self._guard(lambda: self._on_guess()))
         self.guess_out_w.on_change("value_input", self._guard(lambda: self._on_guess()))
@@ -855,6 +856,8 @@ class WorkedPlate(PlateViewer):
             if self._rendering or self._busy():
                 return
             try:
+                if fn != self._length_later:
+                    self._flush_length()  # so that this message meets the query the page shows
                 fn()
             except (KeyError, IndexError, TypeError, ValueError):
                 self._render(force=True)  # put the browser back to the last good state
@@ -905,6 +908,48 @@ class WorkedPlate(PlateViewer):
 
     def _on_length(self) -> None:
         self.state.set_length(float(self.length_w.value))
+
+    # A served page stretches the query itself as the length slider moves (worked.js) and sends
+    # every step of a key held down. Python folds the length in once the steps have paused for
+    # LENGTH_WAIT_MS: one render per burst instead of one per step (each ~14 ms of server CPU in
+    # a session). Folding in at every step also lost steps: Python's answer to one step reached
+    # the page after the next, and the page took the older length back from it (five quick
+    # presses went four steps). Any other message from the page first folds a waiting length in,
+    # so it never meets a query older than the one on screen.
+    LENGTH_WAIT_MS = 300
+
+    def _length_later(self) -> None:
+        doc = self.length_w.document
+        if doc is None or doc.session_context is None:  # a notebook or a test: at once
+            self._on_length()
+            return
+        if self._length_pending is not None:  # still stepping: wait for the pause after this step
+            try:
+                doc.remove_timeout_callback(self._length_pending)
+            except ValueError:
+                pass
+        self._length_pending = doc.add_timeout_callback(self._length_wait_over, self.LENGTH_WAIT_MS)
+
+    def _length_wait_over(self) -> None:
+        self._length_pending = None
+        if self._rendering or self._busy():
+            return  # a drag began meanwhile: its end sends the query, stretched, with the rest
+        try:
+            self._on_length()
+        except (TypeError, ValueError):
+            self._render(force=True)
+
+    def _flush_length(self) -> None:
+        pending, self._length_pending = self._length_pending, None
+        if pending is None:
+            return
+        doc = self.length_w.document
+        try:
+            if doc is not None:
+                doc.remove_timeout_callback(pending)
+        except ValueError:
+            pass  # it has just run
+        self._on_length()
 
     def _on_stage(self) -> None:
         a = self.stage_w.active

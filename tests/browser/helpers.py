@@ -32,7 +32,7 @@ WEIGHT_COLUMNS = ("weight", "score", "scaled", "weighted")
 # answered" means Python's authoritative update has landed in the page.
 INIT_SCRIPT = r"""
 (() => {
-  const ws = {sent: [], answered: new Set(), errors: [], patches_in: 0, sockets: 0};
+  const ws = {sent: [], answered: new Set(), errors: [], patches_in: 0, sockets: 0, changes_in: []};
   window.__ae_ws = ws;
   const W = window.WebSocket;
   if (!W) return;
@@ -46,6 +46,12 @@ INIT_SCRIPT = r"""
       this.__ae_hooked = true;
       ws.sockets += 1;
       this.addEventListener("message", (ev) => {
+        // A patch's content frame: note which model attributes the server changed ("id.attr").
+        if (typeof ev.data === "string" && ev.data.startsWith('{"events"')) {
+          try { for (const e of JSON.parse(ev.data).events) if (e.model) ws.changes_in.push(e.model.id + "." + e.attr); }
+          catch (e) { /* not a patch after all */ }
+          return;
+        }
         const h = header(ev.data);
         if (!h) return;
         if (h.reqid) ws.answered.add(h.reqid);

@@ -286,6 +286,41 @@ def test_dragging_the_query_is_live_and_python_agrees(tab, served_url):
     tab.assert_no_errors()
 
 
+def test_a_burst_of_length_steps_is_folded_in_once(tab, served_url):
+    """Five quick steps of the length slider: the page stretches the query at each step itself,
+    and Python folds the burst in once the steps pause (not once per step), then agrees with
+    attention_core at the final length. Folding in at every step, Python's answer to one step
+    arrived after the next and took it back: the five presses ended four steps on."""
+    page = open_served(tab, served_url)
+    page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('length'))"
+                  ".slider_el.querySelector('.noUi-handle').focus()")
+    before = read(page)
+    start = float(page.evaluate("() => Bokeh.documents[0].get_model_by_name('length').value"))
+    step = float(page.evaluate("() => Bokeh.documents[0].get_model_by_name('length').step"))
+    t0 = wait_synced(page)
+    t0["changes"] = page.evaluate("() => window.__ae_ws.changes_in.length")
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    wait_synced(page, sent_before=t0["sent"] + 4)
+    length = start + 5 * step
+    # Python's answer lands after the pause: the query text it writes reads the final length.
+    q_dir = np.asarray(before["query"]["vec"][0], dtype=float)
+    q_end = q_dir / np.linalg.norm(q_dir) * length
+    page.wait_for_function("([n, q]) => window.__ae_ws.patches_in > n && Bokeh.documents[0].get_model_by_name('query')"
+                           ".data.vec[0].every((x, i) => Math.abs(x - q[i]) < 1e-9)", arg=[t0["patches_in"], q_end.tolist()])
+    st = read(page)
+    # How often Python wrote the query during the burst: once per fold (a slow machine may split
+    # the five steps across two), not once per step.
+    query_writes = page.evaluate("(n) => { const id = Bokeh.documents[0].get_model_by_name('query').id; "
+                                 "return window.__ae_ws.changes_in.slice(n).filter((c) => c === id + '.data').length; }",
+                                 t0["changes"])
+    assert 1 <= query_writes <= 2, query_writes
+    assert np.allclose(st["query"]["vec"][0], q_end, atol=1e-9), (st["query"]["vec"][0], q_end)
+    assert st["query_text"] == W.vector_text(np.asarray(st["query"]["vec"][0]))
+    assert_matches_core(st)
+    tab.assert_no_errors()
+
+
 # --------------------------------------------------------------------------- exported
 @pytest.fixture(scope="module")
 def exported(export_plate) -> Path:

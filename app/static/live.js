@@ -19,8 +19,9 @@
  * AELive.axes_on_change measures a figure's axes only after something they are drawn from changed,
  * AELive.coalesce_updates makes the several recomputations of a renderer that one change starts one;
  * AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn,
- * AELive.quick_marker_masks finds a scatter's markers near the frame without building models, and
- * AELive.quiet_slider_echo spares a slider the rebuild of its handle after a change made by the handle.
+ * AELive.quick_marker_masks finds a scatter's markers near the frame without building models,
+ * AELive.quiet_slider_echo spares a slider the rebuild of its handle after a change made by the handle,
+ * and AELive.later_positions places the glyph renderers' empty elements after a paint, not during it.
  */
 var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
   "use strict";
@@ -349,6 +350,39 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return true;
   }
 
+  // Each glyph renderer has an empty element over the plot, placed by a style sheet of its own
+  // that BokehJS 3.10 rewrites at paint (RendererView.update_position) from the glyph's bounds.
+  // When the data moved, the sheet changes, and the next canvas text a label draws in the same
+  // paint (its ctx.font) makes the browser recalculate styles first: one recalculation per label
+  // set after each moved glyph, ~0.5 ms each, three or four per lookup step. A glyph renderer's
+  // element shows nothing and takes no pointer events, so its sheet is written once the frame
+  // is out (a task after this one), one write per renderer: the recalculation it costs is then
+  // off the path from input to screen. Its box lags the paint by that task, unseen.
+  function later_positions(doc) {
+    if (!doc) return false;
+    var r = first_view(function (v) {
+      return v.model != null && v.model.type === "GlyphRenderer" && typeof v.update_position === "function";
+    });
+    if (r == null) return false;
+    var proto = owner_of(r, "update_position");
+    if (!proto) return false;
+    if (proto.__ae_later) return true;
+    var update = proto.update_position, waiting = new Set(), queued = false;
+    function flush() {
+      queued = false;
+      var views = Array.from(waiting);
+      waiting.clear();
+      views.forEach(function (v) { if (v.is_destroyed !== true) update.call(v); });
+    }
+    proto.update_position = function () {
+      if (this.model == null || this.model.type !== "GlyphRenderer") return update.apply(this, arguments);
+      waiting.add(this);
+      if (!queued) { queued = true; setTimeout(flush, 0); }
+    };
+    proto.__ae_later = true;
+    return true;
+  }
+
   // Run fn at most once every `ms` for `key`; a call during the wait is kept and runs when it
   // ends (the last one wins), so the final state is always shown.
   var throttled = {};
@@ -371,7 +405,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   return {
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
     coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies, axes_on_change: axes_on_change,
-    quick_marker_masks: quick_marker_masks, quiet_slider_echo: quiet_slider_echo,
+    quick_marker_masks: quick_marker_masks, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions,
   };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;

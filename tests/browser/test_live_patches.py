@@ -11,7 +11,9 @@ without a test a new Bokeh could silently undo them:
 - AELive.quick_marker_masks: a scatter's mask builds no Range1d and keeps the markers BokehJS's
   own arithmetic keeps;
 - AELive.quiet_slider_echo: a step made on a slider's handle does not rebuild the handle, and a
-  value set from elsewhere still moves it.
+  value set from elsewhere still moves it;
+- AELive.later_positions: the glyph renderers' position sheets are written after a paint, not
+  during it, and end where the glyphs are.
 Either way the numbers on screen are still attention_core's.
 """
 
@@ -355,5 +357,62 @@ def test_a_slider_step_made_by_its_handle_does_not_rebuild_the_handle(new_tab, e
     page.evaluate(FRAMES)
     weights = page.evaluate("() => Array.from(Bokeh.documents[0].get_model_by_name('weights').data.weight)")
     assert weights == pytest.approx(list(LookupState(angle=200).steps().weight), abs=1e-9)
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+# Note every write of a glyph renderer's position sheet that changes it, and whether a figure was
+# painting at the time (BokehJS writes them from RendererView.update_position during its paint).
+WATCH_POSITIONS = r"""() => {
+  const W = window.__ae_pos = {in_paint: 0, after: 0, painting: false};
+  const glyphs = Array.from(Bokeh.index.query((v) => v.model.type === "GlyphRenderer"));
+  const sheets = new Set(glyphs.map((v) => v.position));
+  let p = Object.getPrototypeOf(glyphs[0].position);
+  while (p && !Object.prototype.hasOwnProperty.call(p, "_update")) p = Object.getPrototypeOf(p);
+  const update = p._update;
+  p._update = function (css) {
+    if (sheets.has(this) && this.el != null && this.el.textContent !== css) W.painting ? W.in_paint++ : W.after++;
+    return update.apply(this, arguments);
+  };
+  for (const m of Bokeh.documents[0].all_models) {
+    if (m.type !== "Figure") continue;
+    const v = Bokeh.index.find_one(m), paint = v.paint;
+    v.paint = function () { W.painting = true; try { return paint.apply(this, arguments); } finally { W.painting = false; } };
+  }
+  return glyphs.length;
+}"""
+
+# Every glyph renderer's element is placed where its glyph now is.
+PLACED = r"""() => Array.from(Bokeh.index.query((v) => v.model.type === "GlyphRenderer" && v.bbox != null && v.bbox.is_valid))
+  .filter((v) => !v.position.el.textContent.includes(`left:     ${v.bbox.left}px`) ||
+                 !v.position.el.textContent.includes(`top:      ${v.bbox.top}px`)).length"""
+
+
+def test_glyph_renderers_are_placed_after_the_paint_not_during_it(new_tab, export_plate):
+    """AELive.later_positions: turning the lookup's query moves glyphs, and their renderers'
+    position sheets are rewritten after the figures have painted, never during a paint (where
+    each rewrite made the next label's font wait for a style recalculation); once the frame is
+    out every renderer is placed where its glyph is. The weights are attention_core's."""
+    from app.plates.lookup import LookupState
+
+    from helpers import NAMES
+    from helpers import READY as LOOKUP_READY
+
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    page.goto(export_plate("lookup").as_uri())
+    page.wait_for_function(LOOKUP_READY, arg=list(NAMES), timeout=60_000, polling="raf")
+    assert page.evaluate(WATCH_POSITIONS) >= 8
+    for angle in (10, 55, 100, 145):
+        page.evaluate("(a) => { Bokeh.documents[0].get_model_by_name('angle').value = a; }", angle)
+        page.wait_for_function("(a) => Bokeh.documents[0].get_model_by_name('angle').value === a", arg=angle)
+        page.evaluate(FRAMES)
+        page.wait_for_function("() => (" + PLACED + ")() === 0")
+    moved = page.evaluate("() => window.__ae_pos")
+    assert moved["in_paint"] == 0, moved
+    assert moved["after"] >= 4, moved  # the query's glyphs did move and were placed
+    weights = page.evaluate("() => Array.from(Bokeh.documents[0].get_model_by_name('weights').data.weight)")
+    assert weights == pytest.approx(list(LookupState(angle=145).steps().weight), abs=1e-9)
     tab.assert_offline()
     tab.assert_no_errors()

@@ -127,7 +127,9 @@ def test_an_exported_plate_holds_no_panel_model_or_script(slug, tmp_path):
     path = export_plate(slug, tmp_path)
     text = path.read_text(encoding="utf-8")
     assert_bokeh_only(text)
-    assert len(text) < 2.2e6  # BokehJS and its widgets, not Panel's 0.8 MB more
+    # BokehJS and its widgets (1.8 MB) with the plate make 2.0-2.2 MB; Panel's JavaScript would
+    # add 0.74 MB more (the pages were 2.9-3.0 MB with it).
+    assert len(text) < 2.5e6
 
 
 def test_the_static_site_ships_no_panel_javascript(tmp_path):

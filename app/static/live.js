@@ -20,7 +20,7 @@
  * AELive.coalesce_updates makes the several recomputations of a renderer that one change starts one;
  * AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn,
  * AELive.quick_marker_masks finds a scatter's markers near the frame without building models,
- * AELive.quiet_slider_echo spares a slider the rebuild of its handle after a change made by the handle,
+ * AELive.quiet_slider_echo spares a slider the rebuild of its handle when only its value changed,
  * and AELive.later_positions places the glyph renderers' empty elements after a paint, not during it.
  */
 var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
@@ -318,14 +318,26 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   // handle's tooltip, re-validates the options and moves the handle again, even when the change
   // came from noUiSlider itself (a key or a drag on the handle): ~0.5 ms and a style
   // recalculation per step. When noUiSlider already holds exactly the range, step and values that
-  // would be handed over, there is nothing to update and the call is skipped; a value set from
-  // elsewhere (Python, a link, a plate's script) differs from what the handle shows and goes
-  // through as before. Patched once per page, on the class every slider view shares.
+  // would be handed over, there is nothing to update and the call is skipped. A value set from
+  // elsewhere (a drag on a plot sets the angle and length sliders at every move; Python; a link)
+  // with the range and step unchanged only moves the handle (noUiSlider's own set(), which also
+  // writes the tooltip); any other change goes through as before. Patched once per page, on the
+  // class every slider view shares.
   function same_numbers(a, b) {
     a = [].concat(a); b = [].concat(b);
     if (a.length !== b.length) return false;
     for (var i = 0; i < a.length; i++) if (Number(a[i]) !== Number(b[i])) return false;
     return true;
+  }
+  // noUiSlider's set() marks the slider "tapped" for 0.3 s, and its CSS then glides the handle
+  // there: behind a dragged query, or a slider moved by Python, the handle would trail. The mark
+  // is taken off again at once (unless a tap of the user's had put it there), so the handle jumps
+  // to the value as updateOptions() had it do.
+  var TAPPED = "noUi-state-tap";
+  function set_at_once(ui, values) {
+    var el = ui.target, tapped = el != null && el.classList != null && el.classList.contains(TAPPED);
+    ui.set(values, true);
+    if (el != null && el.classList != null && !tapped) el.classList.remove(TAPPED);
   }
   function quiet_slider_echo(doc) {
     if (!doc) return false;
@@ -342,8 +354,11 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
       var ui = this._noUiSlider, o = ui && ui.options;
       if (o != null && o.range != null && typeof ui.get === "function") {
         var to = this._calc_to();
-        if (to.range != null && o.range.min === to.range.min && o.range.max === to.range.max && o.step === to.step &&
-            same_numbers(ui.get(true), to.start)) return;
+        if (to.range != null && o.range.min === to.range.min && o.range.max === to.range.max && o.step === to.step) {
+          if (same_numbers(ui.get(true), to.start)) return;
+          // Numbers only: a categorical slider's values go through its format, which may be new.
+          if (to.format === undefined && typeof ui.set === "function") { set_at_once(ui, to.start); return; }
+        }
       }
       return update.apply(this, arguments);
     };

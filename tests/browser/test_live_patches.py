@@ -10,8 +10,8 @@ without a test a new Bokeh could silently undo them:
   widens an axis's labels still lays its figure out again;
 - AELive.quick_marker_masks: a scatter's mask builds no Range1d and keeps the markers BokehJS's
   own arithmetic keeps;
-- AELive.quiet_slider_echo: a step made on a slider's handle does not rebuild the handle, and a
-  value set from elsewhere still moves it;
+- AELive.quiet_slider_echo: a step made on a slider's handle does not rebuild the handle, a
+  value set from elsewhere moves it without rebuilding it, and a new range still rebuilds it;
 - AELive.later_positions: the glyph renderers' position sheets are written after a paint, not
   during it, and end where the glyphs are.
 Either way the numbers on screen are still attention_core's.
@@ -327,12 +327,20 @@ WATCH_SLIDER = r"""(name) => {
   return v.model.value;
 }"""
 HANDLE = "(name) => Number(Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(name))._noUiSlider.get(true))"
+# What the handle tells a screen reader, its tooltip and the value beside the slider's title.
+HANDLE_TEXT = r"""(name) => {
+  const el = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(name)).shadow_el;
+  const tip = el.querySelector(".noUi-tooltip"), shown = el.querySelector(".bk-slider-value");
+  return [el.querySelector(".noUi-handle").getAttribute("aria-valuenow"), tip && tip.textContent, shown && shown.textContent];
+}"""
 
 
 def test_a_slider_step_made_by_its_handle_does_not_rebuild_the_handle(new_tab, export_plate):
     """AELive.quiet_slider_echo: four key presses on the lookup's angle handle change the angle
     four times and never hand the configuration back to noUiSlider; an angle set from outside
-    the handle (as Python or a link would) still moves the handle. The weights are attention_core's."""
+    the handle (as a drag of the query, Python or a link does) moves the handle, its tooltip and
+    its aria value without rebuilding it either; a new range still goes through noUiSlider's
+    updateOptions. The weights are attention_core's."""
     from app.plates.lookup import LookupState
 
     from helpers import NAMES
@@ -351,8 +359,18 @@ def test_a_slider_step_made_by_its_handle_does_not_rebuild_the_handle(new_tab, e
     assert page.evaluate("() => window.__ae_slider.n") == 0
     page.evaluate("() => { Bokeh.documents[0].get_model_by_name('angle').value = 200; }")
     page.evaluate(FRAMES)
-    assert page.evaluate("() => window.__ae_slider.n") == 1
+    assert page.evaluate("() => window.__ae_slider.n") == 0
     assert page.evaluate(HANDLE, "angle") == 200
+    assert page.evaluate(HANDLE_TEXT, "angle") == ["200.0", "200", "200"]
+    # ... and it jumps there with the hand: no 0.3 s glide (noUiSlider's "tap" state) behind it.
+    assert page.evaluate("(n) => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(n)).slider_el"
+                         ".classList.contains('noUi-state-tap')", "angle") is False
+    page.evaluate("() => { Bokeh.documents[0].get_model_by_name('angle').end = 300; }")
+    page.evaluate(FRAMES)
+    assert page.evaluate("() => window.__ae_slider.n") == 1
+    assert page.evaluate("(n) => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(n))"
+                         "._noUiSlider.options.range.max", "angle") == 300
+    assert page.evaluate(HANDLE, "angle") == pytest.approx(200, abs=1e-9)  # noUiSlider's float arithmetic
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('query').data.x.length > 0")
     page.evaluate(FRAMES)
     weights = page.evaluate("() => Array.from(Bokeh.documents[0].get_model_by_name('weights').data.weight)")

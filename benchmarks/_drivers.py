@@ -217,6 +217,23 @@ def baseline(url: str, server) -> Target:
                   {"plot": "vectors", "query": "query", "live": False}, server)
 
 
+FLOOR_READY = (
+    f"() => {{ if (!({BOKEH_IDLE})) return false; const d = Bokeh.documents[0];"
+    " const v = Bokeh.index.find_one(d.get_model_by_name('bars'));"
+    " if (!v || !v.frame || !(v.frame.bbox.width > 0)) return false;"
+    " const t = Bokeh.index.find_one(d.get_model_by_name('output'));"
+    " return !!t && (t.shadow_el || t.el).textContent.includes('output ='); }"
+)
+
+
+def floor(url: str) -> Target:
+    """benchmarks/floor_page.py: the minimal app in Bokeh alone, one static file (a reference)."""
+    specs = [{"label": "weights", "name": "weights"}, {"label": "text", "name": "output"}]
+    return Target("floor", "Bokeh only, one static file (floor)", url, FLOOR_READY, ("bokeh", specs),
+                  {"tag": (TAG_BOKEH_SLIDER, {"name": "angle"}), "selector": "[data-bench-slider] .noUi-handle"},
+                  None, None, note="no draggable plot; no server")
+
+
 STREAMLIT_TEXT = ("() => { for (const e of document.querySelectorAll('[data-testid=\"stMarkdownContainer\"]'))"
                   " if (e.textContent.includes('output =')) return e.textContent; return null; }")
 # Streamlit >= 1.50 draws its slider with react-aria (a hidden <input type=range> takes the keys);

@@ -23,12 +23,9 @@ from bokeh.models import ColumnDataSource, PointDrawTool, Range1d
 from bokeh.plotting import figure
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # attention_core from this checkout
+sys.path.insert(1, str(Path(__file__).resolve().parent))  # the shared example
 import attention_core as ac  # noqa: E402
-
-KEY_ANGLES = np.array([0.0, 70.0, 150.0, 225.0, 300.0])
-KEYS = ac.cartesian(KEY_ANGLES, 2.0)  # (5, 2)
-VALUES = np.array([10.0, 20.0, 30.0, 40.0, 50.0])  # (5,)
-NAMES = [f"k{j + 1}" for j in range(5)]
+from lookup_example import KEYS, NAMES, VALUES  # noqa: E402
 
 angle = pn.widgets.FloatSlider(name="Query angle (°)", start=0, end=360, step=1, value=40.0, width=440)
 length = pn.widgets.FloatSlider(name="Query length", start=0.1, end=5.0, step=0.05, value=1.5, width=440)

@@ -368,7 +368,7 @@ def interactions(browser, t: D.Target, a: argparse.Namespace) -> dict:
                 page.mouse.up()
         if t.slider is not None:
             try:
-                compared = t.key.split(".")[0] == "lookup" or t.key in ("baseline", "streamlit", "voila")
+                compared = t.key.split(".")[0] == "lookup" or t.key in COMPARED
                 out["slider"] = slider_presses(page, t, a.compare_presses if compared else a.presses)
             except Exception as exc:  # noqa: BLE001
                 out["slider"] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
@@ -381,6 +381,10 @@ def interactions(browser, t: D.Target, a: argparse.Namespace) -> dict:
     finally:
         ctx.close()
     return out
+
+
+# The pages compared with the lookup plate, which get the comparison's presses and loads.
+COMPARED = ("baseline", "floor", "streamlit", "voila")
 
 
 def measure(browser, t: D.Target, a: argparse.Namespace) -> dict:
@@ -404,7 +408,7 @@ def measure(browser, t: D.Target, a: argparse.Namespace) -> dict:
         elif t.server is not None:  # warm the server's first session for this page (imports) over plain HTTP
             with urllib.request.urlopen(t.url, timeout=120) as r:
                 r.read()
-        compared = t.key.split(".")[0] == "lookup" or t.key in ("baseline", "streamlit", "voila")
+        compared = t.key.split(".")[0] == "lookup" or t.key in COMPARED
         n = a.compare_loads if compared else a.loads  # the pages compared with the peers get the peers' count
         log(f"{t.label}: {n} cold loads")
         res["cold"] = cold_loads(browser, t, n)
@@ -586,6 +590,11 @@ def run(a: argparse.Namespace) -> dict:
 
                 if "baseline" not in a.skip:
                     result["baseline"] = guarded(lambda: measure(browser, D.baseline(*start_baseline()), a))
+                if "floor" not in a.skip:
+                    import floor_page
+
+                    result["floor"] = guarded(lambda: measure(
+                        browser, D.floor(floor_page.write(tmp / "floor" / "floor.html").resolve().as_uri()), a))
                 if peers:
                     result["peers"] = {
                         "streamlit": guarded(lambda: measure(browser, D.streamlit(*start_streamlit()), a)),
@@ -680,9 +689,9 @@ def cell(r: dict | None, path, unit, kind: str) -> object:
     if path[0] == "drag":
         if kind == "baseline" and path[1] == "move_ms":
             return "no update until release"
-        if kind == "peer":
+        if kind in ("peer", "floor"):
             return "no draggable plot"
-    if kind == "exported" and any(x.startswith(("server", "rss")) for x in path):
+    if kind in ("exported", "floor") and any(x.startswith(("server", "rss")) for x in path):
         return "no server"
     if kind == "baseline" and path[:2] == ("drag", "server_cpu_per_release"):
         return get(r, "drag", "server_cpu_per_gesture", "ms_per")
@@ -705,10 +714,12 @@ def baseline_value(base: dict, path):
 def table(res: dict) -> str:
     base = res.get("baseline") or {}
     peers = res.get("peers") or {}
+    floor = res.get("floor")
     lines = []
     for slug, p in res["plates"].items():
         served, exported = p.get("served"), p.get("exported")
         head = ["metric", "ours served", "× baseline", "ours exported", "× baseline", "baseline (Panel)"]
+        head += ["floor (Bokeh only)"] if floor else []
         head += [peers[k].get("label", k) for k in peers]
         if peers:
             head += ["× best peer (served)", "× best peer (exported)"]
@@ -728,6 +739,8 @@ def table(res: dict) -> str:
                 rel = get(base, "drag", "release_ms", path[2])
                 bcell = f"no update until release (release → update {fmt(rel, unit)})" if rel is not None else bcell
             row.append(bcell)
+            if floor:
+                row.append(fmt(cell(floor, path, unit, "floor"), unit))
             pv = [cell(peers[k], path, unit, "peer") for k in peers]
             row += [fmt(v, unit) for v in pv]
             if peers:
@@ -744,13 +757,15 @@ def table(res: dict) -> str:
         lines.append("")
     lines.append("× = the other's figure ÷ ours (above 1: ours is smaller/faster). For drag, the baseline has no "
                  "update during the move, so ours is compared with its release → update. Peers' slider figure is "
-                 "slider → output text; ours and the baseline's wait for bars and numbers both.")
+                 "slider → output text; ours and the baseline's wait for bars and numbers both."
+                 + (" The floor is the minimal app in Bokeh alone, one static file (benchmarks/floor_page.py): what "
+                    "BokehJS itself costs for such a page, a reference, not a peer." if floor else ""))
     loads = []
     for slug, p in res["plates"].items():
         for k in ("served", "exported"):
             if p.get(k) and "machine_busy" in p[k]:
                 loads.append(f"{slug} {k} {p[k]['machine_busy']:.0%}")
-    for k, r in [("baseline", base), *peers.items()]:
+    for k, r in [("baseline", base), ("floor", floor or {}), *peers.items()]:
         if r and "machine_busy" in r:
             loads.append(f"{k} {r['machine_busy']:.0%}")
     lines.append("")
@@ -780,7 +795,10 @@ def summary_table(res: dict) -> str:
     """Every plate in one table: ours served and exported, the baseline, the best peer, the ratios."""
     base = res.get("baseline") or {}
     peers = res.get("peers") or {}
+    floor = res.get("floor")
     head = ["plate", "figure", "served", "× baseline", "exported", "× baseline", "baseline (Panel)"]
+    if floor:
+        head += ["floor (Bokeh only)"]
     if peers:
         head += ["best peer", "× best peer (served / exported)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -795,6 +813,8 @@ def summary_table(res: dict) -> str:
             if path[:2] == ("drag", "move_ms") and bv is not None:
                 bcell = f"{fmt(bv, unit)} (release → update; nothing during the move)"
             row = [slug, label, fmt(sv, unit), ratio(bv, sv), fmt(ev, unit), ratio(bv, ev), bcell]
+            if floor:
+                row.append(fmt(cell(floor, path, unit, "floor"), unit))
             if peers:
                 pv = {k: get(peers[k], *path) for k in peers}
                 nums = {k: v for k, v in pv.items() if isinstance(v, (int, float))}
@@ -851,7 +871,7 @@ def main(argv=None) -> int:
     ap.add_argument("--clicks", type=int, default=100, help="clicks on a plate's cells or buttons (>= 100)")
     ap.add_argument("--gestures", type=int, default=30, help="baseline drag gestures (release → update)")
     ap.add_argument("--pages", type=int, default=4, help="extra open pages for the memory figure")
-    ap.add_argument("--skip", action="append", default=[], choices=["served", "exported", "baseline"],
+    ap.add_argument("--skip", action="append", default=[], choices=["served", "exported", "baseline", "floor"],
                     help="leave out a group of pages (for quick reruns while developing)")
     ap.add_argument("--before", metavar="GITREF",
                     help="also measure the same pages at another commit (a git worktree), in turn with ours, "

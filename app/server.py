@@ -9,6 +9,7 @@ import panel as pn
 
 from . import registry
 from .jsassets import drop_unused_bundles
+from .patch_batching import batch_patches
 from .page import attach_ready, index_page, plate_page, session_args
 
 def _assets_dir() -> Path:
@@ -104,6 +105,7 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
     reuse = os.environ.get("AE_REUSE_SESSIONS", "0")
     pn.config.reuse_sessions = {"0": False, "1": True}.get(reuse, reuse)
     drop_unused_bundles()
+    batch_patches()
     return pn.serve(
         routes(), port=port, address=address, websocket_origin=origins, show=show, title="Attention explorable",
         static_dirs=static, liveness=True, unused_session_lifetime=lifetime, check_unused_sessions=check,

@@ -213,6 +213,30 @@ def test_served_bad_url_then_quick_changes_never_leave_stale_numbers(tab, served
     tab.assert_no_errors()
 
 
+COUNTS = "() => ({patches: window.__ae_ws.patches_in, changes: window.__ae_ws.changes_in.length})"
+
+
+def test_served_answer_to_a_change_is_one_message(tab, served_url, server):
+    """app.patch_batching: Python's answer to a change of width (every view of the plate, a dozen
+    and more model changes) reaches the page as one PATCH-DOC message, still before the server
+    acknowledges the page's last message (so once the page has its acknowledgements, the answer
+    has landed); the numbers are attention_core's."""
+    page = tab.page
+    st = open_page(page, f"{served_url}/scaling")
+    scaled = st["scaled"] == [0]
+    sent = wait_synced(page, timeout=WAIT)["sent"]
+    before = page.evaluate(COUNTS)
+    page.evaluate("() => { Bokeh.documents[0].get_model_by_name('d_k').value = 9; }")
+    wait_synced(page, sent_before=sent, timeout=WAIT)
+    st = read(page)
+    assert st["rendered"]["d_k"] == [512]  # Python's answer is in
+    after = page.evaluate(COUNTS)
+    assert after["patches"] - before["patches"] == 1, (before, after)
+    assert after["changes"] - before["changes"] >= 10, (before, after)
+    assert_matches_core(st, 512, scaled)
+    tab.assert_no_errors()
+
+
 @pytest.fixture(scope="module")
 def exported(export_plate) -> Path:
     return export_plate("scaling")

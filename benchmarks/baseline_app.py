@@ -25,12 +25,12 @@ from bokeh.plotting import figure
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # attention_core from this checkout
 sys.path.insert(1, str(Path(__file__).resolve().parent))  # the shared example
 import attention_core as ac  # noqa: E402
-from lookup_example import KEYS, NAMES, VALUES  # noqa: E402
+from lookup_example import KEYS, NAMES, QUERY_ANGLE, QUERY_LENGTH, VALUES  # noqa: E402
 
-angle = pn.widgets.FloatSlider(name="Query angle (°)", start=0, end=360, step=1, value=40.0, width=440)
-length = pn.widgets.FloatSlider(name="Query length", start=0.1, end=5.0, step=0.05, value=1.5, width=440)
+angle = pn.widgets.FloatSlider(name="Query angle (°)", start=0, end=360, step=1, value=QUERY_ANGLE, width=440)
+length = pn.widgets.FloatSlider(name="Query length", start=0.1, end=5.0, step=0.05, value=QUERY_LENGTH, width=440)
 
-q0 = ac.cartesian(40.0, 1.5)  # (2,)
+q0 = ac.cartesian(QUERY_ANGLE, QUERY_LENGTH)  # (2,)
 query = ColumnDataSource({"x": [float(q0[0])], "y": [float(q0[1])]}, name="query")
 keys = ColumnDataSource({"x": KEYS[:, 0].tolist(), "y": KEYS[:, 1].tolist(), "name": NAMES}, name="keys")
 weights = ColumnDataSource({"key": NAMES, "weight": [0.2] * 5}, name="weights")

@@ -10,6 +10,7 @@ import panel as pn
 from . import registry
 from .jsassets import drop_unused_bundles
 from .patch_batching import batch_patches
+from .spare_pages import install_spare_pages
 from .page import attach_ready, index_page, plate_page, session_args
 
 def _assets_dir() -> Path:
@@ -106,6 +107,9 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
     pn.config.reuse_sessions = {"0": False, "1": True}.get(reuse, reuse)
     drop_unused_bundles()
     batch_patches()
+    # A document built ahead for each route's next plain visitor (app/spare_pages.py).
+    if os.environ.get("AE_SPARE_PAGES", "1") != "0":
+        install_spare_pages()
     return pn.serve(
         routes(), port=port, address=address, websocket_origin=origins, show=show, title="Attention explorable",
         static_dirs=static, liveness=True, unused_session_lifetime=lifetime, check_unused_sessions=check,

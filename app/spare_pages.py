@@ -1,0 +1,179 @@
+"""A page built ahead for each route, handed to the route's next visitor whose link has no arguments.
+
+A Bokeh server builds the visitor's document before it sends the first byte of HTML: 0.3-0.5 s of
+a served plate's cold load here, on top of the browser's own work, and as much again for every
+visitor after the first. Once a route has had a visitor with a plain link (no ?state, no theme,
+no embed), `install_spare_pages()` keeps one more document of that route built, in the server's
+idle time: the next plain visitor gets it at once, and the following spare is built once that
+visitor's page has rendered (its document_ready event), so that building it takes nothing from
+their own load. A visitor with arguments, or one who arrives while no spare is ready and none is
+being built, gets a document built for them as before; one who arrives while a spare is being
+built waits for that build instead of starting a second. A spare is never handed out twice.
+
+The spare is built as Bokeh 3.10's `ApplicationContext._create_session` builds a session's
+document (session context, request, token, session-created hooks, the application's
+`initialize_document`), from the route's last plain visitor's request path and token but with no
+headers or cookies (the plates are built from the link alone); only the ServerSession is made
+later, for the visitor who takes it, under their own session id, request and token.
+tests/codebase/test_spare_pages_source.py holds the copy to Bokeh's method.
+
+Set AE_SPARE_PAGES=0 to turn it off (app.server reads it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+import weakref
+
+log = logging.getLogger(__name__)
+
+AFTER_READY_S = 0.05  # the next spare is built this long after the visitor's page has rendered ...
+FALLBACK_S = 5.0  # ... or this long after the visitor came, if their page never says it has
+
+
+class _Route:
+    """The spare of one application context (one route) and what is needed to build the next."""
+
+    def __init__(self) -> None:
+        self.spare = None  # (document, session context), built and not yet handed out
+        self.building: asyncio.Task | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.template = None  # (request, token) of the route's last plain visitor
+
+    async def take(self):
+        """The spare, waiting for one being built; None when there is none to wait for."""
+        if self.spare is None and self.building is not None and not self.building.done():
+            await asyncio.shield(self.building)
+        spare, self.spare = self.spare, None
+        return spare
+
+    def refill_later(self, ctx, delay: float) -> None:
+        """Build the next spare in `delay` seconds (a later call replaces an earlier one). Runs on
+        the server's event loop."""
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = asyncio.get_running_loop().call_later(delay, self._refill, ctx)
+
+    def _refill(self, ctx) -> None:
+        self.timer = None
+        if self.spare is not None or (self.building is not None and not self.building.done()) or self.template is None:
+            return
+        request, token = self.template
+        self.building = asyncio.ensure_future(self._build(ctx, request, token))
+
+    async def _build(self, ctx, request, token) -> None:
+        try:
+            self.spare = await build_document(ctx, request, token)
+        except Exception:  # noqa: BLE001 - the next visitor then gets a document built for them
+            log.exception("building a spare page for %s failed", getattr(ctx, "url", "?"))
+
+
+_ROUTES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # application context -> _Route
+
+
+def _route(ctx) -> _Route:
+    if ctx not in _ROUTES:
+        _ROUTES[ctx] = _Route()
+    return _ROUTES[ctx]
+
+
+def _request_proxy(request, token, private: bool = True):
+    """Bokeh's request proxy for a session, from the request and its token's payload (as Bokeh);
+    without the visitor's headers and cookies when `private` is False (a spare being built)."""
+    from bokeh.server.contexts import _RequestProxy
+    from bokeh.util.token import get_token_payload
+
+    if not private:
+        return _RequestProxy(request, arguments={}, cookies={}, headers={})
+    payload = get_token_payload(token) if token else {}
+    if "cookies" in payload and "headers" in payload and "Cookie" not in payload["headers"]:
+        payload["headers"]["Cookie"] = "; ".join(f"{k}={v}" for k, v in payload["cookies"].items())
+    return _RequestProxy(request, arguments=payload.get("arguments"), cookies=payload.get("cookies"),
+                         headers=payload.get("headers"))
+
+
+def plain(token) -> bool:
+    """Whether a session's link carries no arguments at all (only then may it take a spare)."""
+    from bokeh.util.token import get_token_payload
+
+    if not token:
+        return False
+    try:
+        return not get_token_payload(token).get("arguments")
+    except Exception:  # noqa: BLE001 - an unreadable token gets its own document
+        return False
+
+
+async def build_document(ctx, request, token):
+    """A document built for `ctx` as Bokeh builds a new session's, without the session itself."""
+    from bokeh.document import Document
+    from bokeh.server.contexts import BokehSessionContext
+
+    doc = Document()
+    session_context = BokehSessionContext(f"spare-{uuid.uuid4().hex}", ctx.server_context, doc,
+                                          logout_url=ctx._logout_url)
+    session_context._request = _request_proxy(request, token, private=False)
+    session_context._token = token
+    doc._session_context = weakref.ref(session_context)
+    try:
+        await ctx._application.on_session_created(session_context)
+    except Exception as e:  # noqa: BLE001 - as Bokeh: logged, and the document is still built
+        log.error("Failed to run session creation hooks %r", e, exc_info=True)
+    await ctx._initialize_document_async(doc)
+    return doc, session_context
+
+
+def adopt(ctx, spare, session_id, request, token):
+    """Make the ServerSession for a visitor around a spare document, as Bokeh does for a new one."""
+    from bokeh.server.session import ServerSession
+
+    doc, session_context = spare
+    session_context._id = session_id
+    session_context._request = _request_proxy(request, token)
+    session_context._token = token
+    io_loop = ctx._loop or asyncio.get_running_loop()
+    session = ServerSession(session_id, doc, io_loop=io_loop, token=token, executor=ctx._executor)
+    ctx._sessions[session_id] = session
+    session_context._set_session(session)
+    ctx._session_contexts[session_id] = session_context
+    return session
+
+
+def install_spare_pages() -> bool:
+    """Route Bokeh's session creation through the spares. Idempotent; False if this Bokeh lacks it."""
+    from bokeh.server.contexts import ApplicationContext
+
+    original = getattr(ApplicationContext, "_create_session", None)
+    if original is None or not hasattr(ApplicationContext, "_initialize_document_async"):
+        return False
+    if getattr(original, "_ae_spare", False):
+        return True
+
+    async def _create_session(self, session_id, request=None, token=None):
+        route = _route(self)
+        if request is None or not plain(token):
+            return await original(self, session_id, request, token)
+        route.template = (request, token)
+        spare = await route.take()
+        session = adopt(self, spare, session_id, request, token) if spare is not None else \
+            await original(self, session_id, request, token)
+        # The next spare is built once this visitor's page has rendered (its document_ready event),
+        # so that it takes no time from this visitor's own load; or after FALLBACK_S if it never says.
+        route.refill_later(self, FALLBACK_S)
+        loop, ready = asyncio.get_running_loop(), {"seen": False}
+
+        def on_ready(_event):  # may run in Bokeh's executor thread: hand it to the loop
+            if not ready["seen"]:
+                ready["seen"] = True
+                loop.call_soon_threadsafe(route.refill_later, self, AFTER_READY_S)
+
+        session.document.on_event("document_ready", on_ready)
+        return session
+
+    _create_session._ae_spare = True
+    _create_session._ae_original = original
+    ApplicationContext._create_session = _create_session
+
+    return True

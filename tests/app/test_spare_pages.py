@@ -1,0 +1,133 @@
+"""app.spare_pages: a document built ahead for a route's next plain visitor. Held here, through
+Bokeh's own ApplicationContext (no HTTP, no browser):
+- the first plain visitor's document is built for them, and once their page has rendered
+  (document_ready) one more is built and handed, whole and unshared, to the next plain visitor;
+- a visitor whose link has arguments always gets a document built from their arguments;
+- two visitors never share a document, also when they arrive together while a spare is built;
+- the visitor who takes a spare gets their own session id, request and token on it.
+Every served page of the browser tests goes through the same path (the server installs it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+from bokeh.application import Application
+from bokeh.application.handlers.function import FunctionHandler
+from bokeh.events import DocumentReady
+from bokeh.models import Div
+from bokeh.server.contexts import ApplicationContext
+from bokeh.util.token import generate_jwt_token
+
+from app import spare_pages
+from app.spare_pages import install_spare_pages
+
+
+def _context():
+    built = []
+
+    def build(doc):
+        args = doc.session_context.request.arguments
+        built.append(doc)
+        doc.add_root(Div(name="args", text=repr(sorted(args))))
+
+    return ApplicationContext(Application(FunctionHandler(build)), url="/plate"), built
+
+
+def _visitor(session_id: str, **arguments):
+    args = {k: [v.encode()] for k, v in arguments.items()}
+    token = generate_jwt_token(session_id, extra_payload={"headers": {}, "cookies": {}, "arguments": args})
+    return session_id, SimpleNamespace(arguments=args, cookies={}, headers={}), token
+
+
+async def _until(test, timeout=10.0):
+    """Wait until test() is true (the spare is built in Bokeh's worker thread)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not test():
+        assert loop.time() < end, "timed out"
+        await asyncio.sleep(0.01)
+
+
+def _rendered(session):
+    session.document.callbacks.trigger_event(DocumentReady())
+
+
+def test_the_next_plain_visitor_gets_the_page_built_ahead():
+    assert install_spare_pages()
+
+    async def run():
+        ctx, built = _context()
+        first = await ctx.create_session_if_needed(*_visitor("first"))
+        assert built == [first.document]
+        route = spare_pages._route(ctx)
+        assert route.spare is None  # nothing is built ahead before the first page has rendered
+        _rendered(first)
+        await _until(lambda: route.spare is not None)
+        spare_doc = route.spare[0]
+        assert built == [first.document, spare_doc]
+
+        visitor = _visitor("second")
+        second = await ctx.create_session_if_needed(*visitor)
+        assert second.document is spare_doc and route.spare is None
+        assert len(built) == 2  # taken, not built again
+        assert second.id == "second" and second.document.session_context.id == "second"
+        assert second.token == visitor[2] and second.document.session_context._token == visitor[2]
+        assert second.document.session_context.request._request is visitor[1]
+        assert ctx.get_session("second") is second and ctx.get_session("first") is first
+        assert first.document is not second.document
+
+        # Its page renders, and the next spare follows.
+        _rendered(second)
+        await _until(lambda: route.spare is not None)
+        assert len(built) == 3
+
+    asyncio.run(run())
+
+
+def test_a_link_with_arguments_gets_its_own_page():
+    assert install_spare_pages()
+
+    async def run():
+        ctx, built = _context()
+        first = await ctx.create_session_if_needed(*_visitor("first"))
+        _rendered(first)
+        route = spare_pages._route(ctx)
+        await _until(lambda: route.spare is not None)
+        spare_doc = route.spare[0]
+
+        linked = await ctx.create_session_if_needed(*_visitor("linked", angle="120"))
+        assert linked.document is not spare_doc and route.spare[0] is spare_doc  # the spare waits on
+        assert linked.document.get_model_by_name("args").text == "['angle']"
+        assert spare_doc.get_model_by_name("args").text == "[]"
+        assert len(built) == 3
+
+    asyncio.run(run())
+
+
+def test_visitors_arriving_together_never_share_a_page():
+    assert install_spare_pages()
+
+    async def run():
+        ctx, built = _context()
+        first = await ctx.create_session_if_needed(*_visitor("first"))
+        route = spare_pages._route(ctx)
+        route.refill_later(ctx, 0)  # a spare starts building now ...
+        await _until(lambda: route.building is not None)
+        # ... and three plain visitors arrive while it is being built.
+        sessions = await asyncio.gather(*(ctx.create_session_if_needed(*_visitor(f"v{i}")) for i in range(3)))
+        docs = [first.document] + [s.document for s in sessions]
+        assert len({id(d) for d in docs}) == 4, "two visitors were given one document"
+        assert sorted(s.id for s in sessions) == ["v0", "v1", "v2"]
+        assert len(built) == 4  # the spare went to one of them; the other two were built for them
+        assert all(d in built for d in docs)
+
+    asyncio.run(run())
+
+
+def test_installing_twice_changes_nothing():
+    assert install_spare_pages()
+    method = ApplicationContext._create_session
+    assert install_spare_pages()
+    assert ApplicationContext._create_session is method and method._ae_spare

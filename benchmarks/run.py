@@ -69,12 +69,14 @@ def memory(browser, t: D.Target, pages: int) -> dict:
             c.close()
 
 
-def cold_loads(browser, t: D.Target, n: int) -> dict:
+def cold_loads(browser, t: D.Target, n: int, gap_s: float = 0.0) -> dict:
     """n loads, each in a new browser context (empty cache): ms from navigation start to the first
     frame where the page is ready; the bytes the first load moved; server CPU per load."""
     ready, errs, first, phases = [], [], {}, []
     meter = H.CpuMeter(t.server and t.server.pid, t.idle)
     for i in range(n):
+        if i and gap_s:
+            time.sleep(gap_s)
         ctx, page, net, errors = H.open_page(browser, t.url, t.ready, network=(i == 0))
         try:
             ready.append(page.evaluate("() => __bench.ready_at"))
@@ -411,7 +413,7 @@ def measure(browser, t: D.Target, a: argparse.Namespace) -> dict:
         compared = t.key.split(".")[0] == "lookup" or t.key in COMPARED
         n = a.compare_loads if compared else a.loads  # the pages compared with the peers get the peers' count
         log(f"{t.label}: {n} cold loads")
-        res["cold"] = cold_loads(browser, t, n)
+        res["cold"] = cold_loads(browser, t, n, a.load_gap)
     except Exception as exc:  # noqa: BLE001 - a broken page is a result too; the run goes on
         res["error"] = f"{type(exc).__name__}: {str(exc)[:600]}"
         log(f"{t.label}: ERROR {res['error'][:200]}")
@@ -867,6 +869,7 @@ def main(argv=None) -> int:
     ap.add_argument("--chromium-arg", dest="chromium_args", action="append", default=[],
                     help="an extra Chromium flag (repeatable), e.g. --chromium-arg=--disable-frame-rate-limit")
     ap.add_argument("--table-from", metavar="JSON", help="print the tables of an earlier run's bench.json and exit")
+    ap.add_argument("--load-gap", type=float, default=0.0, help="seconds between one cold load's end and the next")
     ap.add_argument("--cold-only", action="store_true", help="cold loads and bytes only (no interactions, no memory)")
     ap.add_argument("--clicks", type=int, default=100, help="clicks on a plate's cells or buttons (>= 100)")
     ap.add_argument("--gestures", type=int, default=30, help="baseline drag gestures (release → update)")

@@ -54,18 +54,22 @@ def _rendered(session):
     session.document.callbacks.trigger_event(DocumentReady())
 
 
+async def _first_visit(ctx):
+    """A first plain visitor, whose page renders; returns their session, the route and its spare."""
+    first = await ctx.create_session_if_needed(*_visitor("first"))
+    route = spare_pages._route(ctx)
+    assert route.spare is None  # nothing is built ahead before the first page has rendered
+    _rendered(first)
+    await _until(lambda: route.spare is not None)
+    return first, route, route.spare[0]
+
+
 def test_the_next_plain_visitor_gets_the_page_built_ahead():
     assert install_spare_pages()
 
     async def run():
         ctx, built = _context()
-        first = await ctx.create_session_if_needed(*_visitor("first"))
-        assert built == [first.document]
-        route = spare_pages._route(ctx)
-        assert route.spare is None  # nothing is built ahead before the first page has rendered
-        _rendered(first)
-        await _until(lambda: route.spare is not None)
-        spare_doc = route.spare[0]
+        first, route, spare_doc = await _first_visit(ctx)
         assert built == [first.document, spare_doc]
 
         visitor = _visitor("second")
@@ -91,11 +95,7 @@ def test_a_link_with_arguments_gets_its_own_page():
 
     async def run():
         ctx, built = _context()
-        first = await ctx.create_session_if_needed(*_visitor("first"))
-        _rendered(first)
-        route = spare_pages._route(ctx)
-        await _until(lambda: route.spare is not None)
-        spare_doc = route.spare[0]
+        _, route, spare_doc = await _first_visit(ctx)
 
         linked = await ctx.create_session_if_needed(*_visitor("linked", angle="120"))
         assert linked.document is not spare_doc and route.spare[0] is spare_doc  # the spare waits on

@@ -131,3 +131,34 @@ def test_installing_twice_changes_nothing():
     method = ApplicationContext._create_session
     assert install_spare_pages()
     assert ApplicationContext._create_session is method and method._ae_spare
+
+
+def test_a_spares_document_goes_out_as_serialised_ahead_unless_it_changed():
+    from bokeh.protocol import Protocol
+    from bokeh.server import session as bk_session
+
+    assert install_spare_pages()
+    serialize, own = bk_session._serialize_pull_reply, bk_session._serialize_pull_reply._ae_original
+
+    async def run():
+        ctx, _ = _context()
+        _, route, spare_doc = await _first_visit(ctx)
+        assert "message" in spare_doc._ae_pull_reply
+        reply, fresh = serialize(Protocol(), "r1", spare_doc), own(Protocol(), "r1", spare_doc)
+        assert reply.msgtype == fresh.msgtype == "PULL-DOC-REPLY" and reply.header["reqid"] == "r1"
+        assert reply.content_json == fresh.content_json and reply.header["num_buffers"] == fresh.header["num_buffers"]
+        assert [(b.id, b.to_bytes()) for b in reply.buffers] == [(b.id, b.to_bytes()) for b in fresh.buffers]
+        assert reply.header["msgid"] != fresh.header["msgid"]
+        assert not hasattr(spare_doc, "_ae_pull_reply")  # used once; a second pull serialises again
+
+        # The next spare changes before it is pulled: the reply is made afresh, with the change.
+        second = await ctx.create_session_if_needed(*_visitor("second"))
+        _rendered(second)
+        await _until(lambda: route.spare is not None)
+        third_doc = route.spare[0]
+        third_doc.get_model_by_name("args").text = "changed after it was built"
+        reply = serialize(Protocol(), "r2", third_doc)
+        assert "changed after it was built" in reply.content_json
+        assert reply.content_json == own(Protocol(), "r2", third_doc).content_json
+
+    asyncio.run(run())

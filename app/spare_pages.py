@@ -131,13 +131,34 @@ async def build_document(ctx, request, token):
     return doc, session_context
 
 
+def _local_css(doc) -> None:
+    """Point Panel's stylesheets at this server, as Panel does to a session's models when it renders
+    the session's HTML (panel.io.server.server_html_page_for_session, server resources). Panel does
+    it with the document's change events dropped, so a reply made before would not know of it."""
+    from panel.io.resources import LOCAL_DIST, patch_model_css
+    from panel.io.state import set_curdoc, state
+
+    with set_curdoc(doc):
+        rel = state.rel_path
+    for root in doc.roots:
+        patch_model_css(root, dist_url=f"{rel}/{LOCAL_DIST}" if rel else LOCAL_DIST)
+
+
+def _stylesheet_urls(doc) -> list[str]:
+    from bokeh.models import ImportedStyleSheet
+
+    return sorted(str(s.url) for s in doc.select({"type": ImportedStyleSheet}))
+
+
 def prepare_pull_reply(doc) -> None:
-    """Serialise `doc` for its PULL-DOC-REPLY now; kept on the document until its first change."""
+    """Serialise `doc` for its PULL-DOC-REPLY now; kept on the document until its first change, and
+    used only if its stylesheets' addresses are still those it was made with."""
     from bokeh.protocol import Protocol
     from bokeh.server import session as bk_session
 
+    _local_css(doc)
     serialize = getattr(bk_session._serialize_pull_reply, "_ae_original", bk_session._serialize_pull_reply)
-    made = {"message": serialize(Protocol(), "spare", doc)}
+    made = {"message": serialize(Protocol(), "spare", doc), "css": _stylesheet_urls(doc)}
 
     def changed(_event):
         made.pop("message", None)
@@ -216,9 +237,9 @@ def install_spare_pages() -> bool:
     serialize = bk_session._serialize_pull_reply
 
     def _serialize_pull_reply(protocol, request_id, document):
-        made = document.__dict__.pop("_ae_pull_reply", {}).get("message")  # used once at most
-        if made is not None:
-            return _pull_reply_from(made, request_id)
+        made = document.__dict__.pop("_ae_pull_reply", {})  # used once at most
+        if made.get("message") is not None and made["css"] == _stylesheet_urls(document):
+            return _pull_reply_from(made["message"], request_id)
         return serialize(protocol, request_id, document)
 
     _serialize_pull_reply._ae_original = serialize

@@ -16,7 +16,8 @@ from types import SimpleNamespace
 from bokeh.application import Application
 from bokeh.application.handlers.function import FunctionHandler
 from bokeh.events import DocumentReady
-from bokeh.models import Div
+from bokeh.models import Div, ImportedStyleSheet
+from panel.io.resources import LOCAL_DIST, patch_model_css
 from bokeh.server.contexts import ApplicationContext
 from bokeh.util.token import generate_jwt_token
 
@@ -30,7 +31,8 @@ def _context():
     def build(doc):
         args = doc.session_context.request.arguments
         built.append(doc)
-        doc.add_root(Div(name="args", text=repr(sorted(args))))
+        sheet = ImportedStyleSheet(name="sheet", url=LOCAL_DIST + "css/x.css")
+        doc.add_root(Div(name="args", text=repr(sorted(args)), stylesheets=[sheet]))
 
     return ApplicationContext(Application(FunctionHandler(build)), url="/plate"), built
 
@@ -133,6 +135,15 @@ def test_installing_twice_changes_nothing():
     assert ApplicationContext._create_session is method and method._ae_spare
 
 
+def _drop_events_while(doc, change):
+    """Make a change as Panel's patch_model_css does: the document held, its events then dropped."""
+    held, events = doc.callbacks.hold_value, list(doc.callbacks._held_events)
+    doc.hold()
+    change()
+    doc.callbacks._held_events = events
+    doc.callbacks._hold = held
+
+
 def test_a_spares_document_goes_out_as_serialised_ahead_unless_it_changed():
     from bokeh.protocol import Protocol
     from bokeh.server import session as bk_session
@@ -143,10 +154,15 @@ def test_a_spares_document_goes_out_as_serialised_ahead_unless_it_changed():
     async def run():
         ctx, _ = _context()
         _, route, spare_doc = await _first_visit(ctx)
-        assert "message" in spare_doc._ae_pull_reply
+        made = spare_doc._ae_pull_reply["message"]
+        # The visitor's HTML is rendered: Panel points the stylesheets at this server, events
+        # dropped. The spare's were pointed there when it was built, so its reply still stands.
+        _drop_events_while(spare_doc, lambda: patch_model_css(spare_doc.roots[0], dist_url=LOCAL_DIST))
         reply, fresh = serialize(Protocol(), "r1", spare_doc), own(Protocol(), "r1", spare_doc)
+        assert reply.content_json is made.content_json  # made ahead, not again
         assert reply.msgtype == fresh.msgtype == "PULL-DOC-REPLY" and reply.header["reqid"] == "r1"
         assert reply.content_json == fresh.content_json and reply.header["num_buffers"] == fresh.header["num_buffers"]
+        assert LOCAL_DIST + "css/x.css?v=" in reply.content_json
         assert [(b.id, b.to_bytes()) for b in reply.buffers] == [(b.id, b.to_bytes()) for b in fresh.buffers]
         assert reply.header["msgid"] != fresh.header["msgid"]
         assert not hasattr(spare_doc, "_ae_pull_reply")  # used once; a second pull serialises again
@@ -160,5 +176,15 @@ def test_a_spares_document_goes_out_as_serialised_ahead_unless_it_changed():
         reply = serialize(Protocol(), "r2", third_doc)
         assert "changed after it was built" in reply.content_json
         assert reply.content_json == own(Protocol(), "r2", third_doc).content_json
+
+        # ... and so does one whose stylesheet moved with its events dropped.
+        third = await ctx.create_session_if_needed(*_visitor("third"))
+        _rendered(third)
+        await _until(lambda: route.spare is not None)
+        fourth_doc = route.spare[0]
+        sheet = fourth_doc.get_model_by_name("sheet")
+        _drop_events_while(fourth_doc, lambda: setattr(sheet, "url", "/elsewhere/x.css"))
+        reply = serialize(Protocol(), "r3", fourth_doc)
+        assert "/elsewhere/x.css" in reply.content_json
 
     asyncio.run(run())

@@ -10,7 +10,7 @@ import panel as pn
 from . import registry
 from .jsassets import drop_unused_bundles
 from .patch_batching import batch_patches
-from .spare_pages import install_spare_pages
+from .spare_pages import install_spare_pages, local_stylesheets
 from .page import attach_ready, index_page, plate_page, session_args
 
 def _assets_dir() -> Path:
@@ -59,7 +59,7 @@ def _index_session() -> None:
     page.server_doc(doc, title="Attention explorable", location=False)
     attach_ready(page, doc, served=True)  # ?theme=dark and ?present=1, as on the plates
     if pn.config.reuse_sessions:
-        _local_stylesheets(doc)
+        local_stylesheets(doc)  # a reused session's HTML is rendered once, from another session
 
 
 def _plate_session(slug: str) -> None:
@@ -72,18 +72,7 @@ def _plate_session(slug: str) -> None:
     page.server_doc(doc, title=f"{page.plate.title} · attention explorable", location=False)
     attach_ready(page, doc, served=True)
     if pn.config.reuse_sessions:
-        _local_stylesheets(doc)
-
-
-def _local_stylesheets(doc) -> None:
-    """Point Panel's stylesheets at this server, as Panel does when it renders a session's own
-    HTML page. A reused session's page is rendered once, so sessions made later (when their
-    websocket connects) would otherwise keep CDN addresses, which fail offline."""
-    from panel.io.resources import LOCAL_DIST, patch_model_css
-
-    rel = pn.state.rel_path
-    for root in doc.roots:
-        patch_model_css(root, dist_url=f"{rel}/{LOCAL_DIST}" if rel else LOCAL_DIST)
+        local_stylesheets(doc)  # a reused session's HTML is rendered once, from another session
 
 
 def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: list[str] | None = None,

@@ -85,14 +85,11 @@ def _route(ctx) -> _Route:
     return _ROUTES[ctx]
 
 
-def _request_proxy(request, token, private: bool = True):
-    """Bokeh's request proxy for a session, from the request and its token's payload (as Bokeh);
-    without the visitor's headers and cookies when `private` is False (a spare being built)."""
+def _request_proxy(request, token):
+    """Bokeh's request proxy for a session, from the request and its token's payload (as Bokeh)."""
     from bokeh.server.contexts import _RequestProxy
     from bokeh.util.token import get_token_payload
 
-    if not private:
-        return _RequestProxy(request, arguments={}, cookies={}, headers={})
     payload = get_token_payload(token) if token else {}
     if "cookies" in payload and "headers" in payload and "Cookie" not in payload["headers"]:
         payload["headers"]["Cookie"] = "; ".join(f"{k}={v}" for k, v in payload["cookies"].items())
@@ -115,12 +112,13 @@ def plain(token) -> bool:
 async def build_document(ctx, request, token):
     """A document built for `ctx` as Bokeh builds a new session's, without the session itself."""
     from bokeh.document import Document
-    from bokeh.server.contexts import BokehSessionContext
+    from bokeh.server.contexts import BokehSessionContext, _RequestProxy
 
     doc = Document()
     session_context = BokehSessionContext(f"spare-{uuid.uuid4().hex}", ctx.server_context, doc,
                                           logout_url=ctx._logout_url)
-    session_context._request = _request_proxy(request, token, private=False)
+    # The last plain visitor's request path, without their headers or cookies.
+    session_context._request = _RequestProxy(request, arguments={}, cookies={}, headers={})
     session_context._token = token
     doc._session_context = weakref.ref(session_context)
     try:
@@ -131,10 +129,12 @@ async def build_document(ctx, request, token):
     return doc, session_context
 
 
-def _local_css(doc) -> None:
+def local_stylesheets(doc) -> None:
     """Point Panel's stylesheets at this server, as Panel does to a session's models when it renders
     the session's HTML (panel.io.server.server_html_page_for_session, server resources). Panel does
-    it with the document's change events dropped, so a reply made before would not know of it."""
+    it with the document's change events dropped, so a reply made before would not know of it; and
+    a session whose HTML Panel does not render (a reused session's) would keep CDN addresses,
+    which fail offline."""
     from panel.io.resources import LOCAL_DIST, patch_model_css
     from panel.io.state import set_curdoc, state
 
@@ -156,7 +156,7 @@ def prepare_pull_reply(doc) -> None:
     from bokeh.protocol import Protocol
     from bokeh.server import session as bk_session
 
-    _local_css(doc)
+    local_stylesheets(doc)
     serialize = getattr(bk_session._serialize_pull_reply, "_ae_original", bk_session._serialize_pull_reply)
     made = {"message": serialize(Protocol(), "spare", doc), "css": _stylesheet_urls(doc)}
 

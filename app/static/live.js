@@ -21,7 +21,9 @@
  * AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn,
  * AELive.quick_marker_masks finds a scatter's markers near the frame without building models,
  * AELive.quiet_slider_echo spares a slider the rebuild of its handle when only its value changed,
- * and AELive.later_positions places the glyph renderers' empty elements after a paint, not during it.
+ * AELive.later_positions places the glyph renderers' empty elements after a paint, not during it,
+ * and AELive.unset_css_values answers the visuals' questions about `--bk-` CSS properties, which no
+ * sheet of these pages sets, without a style recalculation each.
  */
 var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
   "use strict";
@@ -399,6 +401,54 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return true;
   }
 
+  // Each visual of BokehJS 3.10 (a glyph's line and fill, an axis's labels, a grid's lines) asks
+  // the browser at each paint whether CSS sets it (`--bk-line-color` and the like:
+  // VisualProperties._get_css_value, getComputedStyle on the renderer's element), and keeps the
+  // answer only until the end of that task. Any write to the page before the question (a figure
+  // resized, a text changed) makes the browser recompute styles to answer it: on the multi-head
+  // page a change of n spent about a third of its time there. No CSS of these pages sets a `--bk-`
+  // property (Bokeh's and Panel's own sheets do not; tests/codebase holds ours to it), so the
+  // answer is always "" and is given without asking. A document whose models carry such a
+  // property in their styles or inline sheets, or a page sheet that does, is left as it is.
+  var BK_CSS = /--bk-/;
+  function sets_bk_css(doc) {
+    var found = false;
+    var look = function (x) {
+      if (found || x == null) return;
+      if (typeof x === "string") { if (BK_CSS.test(x)) found = true; return; }
+      if (Array.isArray(x)) { x.forEach(look); return; }
+      if (typeof x.css === "string") { look(x.css); return; }
+      if (x instanceof Map) { x.forEach(function (v, k) { look(k); look(v); }); return; }
+      if (typeof x === "object" && x.properties == null) Object.keys(x).forEach(function (k) { look(k); look(x[k]); });
+    };
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (found) return;
+      if (m.stylesheets != null) look(m.stylesheets);
+      if (m.styles != null) look(m.styles.properties != null ? Object.keys(m.styles.properties).filter(function (k) {
+        return m.styles[k] != null; }) : m.styles);
+    });
+    if (!found && typeof document !== "undefined") Array.from(document.querySelectorAll("style")).forEach(function (s) {
+      look(s.textContent);
+    });
+    return found;
+  }
+  function unset_css_values(doc) {
+    if (!doc || sets_bk_css(doc)) return false;
+    var holder = null;
+    first_view(function (v) {
+      if (v.visuals == null || typeof v.visuals[Symbol.iterator] !== "function") return false;
+      for (var vis of v.visuals) if (vis && typeof vis._get_css_value === "function") { holder = vis; return true; }
+      return false;
+    });
+    var proto = owner_of(holder, "_get_css_value");
+    if (!proto) return false;
+    if (proto.__ae_unset) return true;
+    proto.__ae_asked = proto._get_css_value;  // BokehJS's own, kept for the tests' comparison
+    proto._get_css_value = function () { return ""; };
+    proto.__ae_unset = true;
+    return true;
+  }
+
   // Run fn at most once every `ms` for `key`; a call during the wait is kept and runs when it
   // ends (the last one wins), so the final state is always shown.
   var throttled = {};
@@ -422,6 +472,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
     coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies, axes_on_change: axes_on_change,
     quick_marker_masks: quick_marker_masks, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions,
+    unset_css_values: unset_css_values, sets_bk_css: sets_bk_css,
   };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;

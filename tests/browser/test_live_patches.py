@@ -13,7 +13,9 @@ without a test a new Bokeh could silently undo them:
 - AELive.quiet_slider_echo: a step made on a slider's handle does not rebuild the handle, a
   value set from elsewhere moves it without rebuilding it, and a new range still rebuilds it;
 - AELive.later_positions: the glyph renderers' position sheets are written after a paint, not
-  during it, and end where the glyphs are.
+  during it, and end where the glyphs are;
+- AELive.unset_css_values: a change of n on the multi-head page asks the browser for no `--bk-`
+  CSS value and draws the pixels BokehJS draws when it asks; a page that sets one keeps asking.
 Either way the numbers on screen are still attention_core's.
 """
 
@@ -432,5 +434,86 @@ def test_glyph_renderers_are_placed_after_the_paint_not_during_it(new_tab, expor
     assert moved["after"] >= 4, moved  # the query's glyphs did move and were placed
     weights = page.evaluate("() => Array.from(Bokeh.documents[0].get_model_by_name('weights').data.weight)")
     assert weights == pytest.approx(list(LookupState(angle=145).steps().weight), abs=1e-9)
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+# Count the CSS values the visuals ask the browser for (`--bk-line-color` and the like).
+COUNT_BK_READS = r"""() => {
+  window.__ae_bk_reads = 0;
+  const own = CSSStyleDeclaration.prototype.getPropertyValue;
+  CSSStyleDeclaration.prototype.getPropertyValue = function (name) {
+    if (String(name).startsWith("--bk-")) window.__ae_bk_reads += 1;
+    return own.apply(this, arguments);
+  };
+}"""
+
+# The four multi-head figures' drawn pixels (each one's primary and overlay layers).
+PIXELS = r"""() => ['head_maps', 'concat_map', 'w_o_map', 'output_map'].map((k) => {
+  const cv = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(k)).canvas_view;
+  return [cv.primary.canvas.toDataURL(), cv.overlays.canvas.toDataURL()].join("|");
+})"""
+
+SET_N = r"""(n) => { Bokeh.documents[0].get_model_by_name('n').value = n; }"""
+N_SHOWN = r"""(n) => Bokeh.documents[0].get_model_by_name('setting').data.n[0] === n &&
+  new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"""
+
+
+def test_a_change_of_n_asks_no_css_value_and_draws_the_same_pixels(new_tab, export_plate):
+    """AELive.unset_css_values: no CSS of the page sets a `--bk-` property, so a change of n on the
+    multi-head page asks the browser for none (each question made it recompute styles), and the
+    figures' pixels are the ones BokehJS draws when it does ask."""
+    from test_multi_head_browser import READY as MH_READY
+    from test_multi_head_browser import assert_matches_core as mh_matches_core
+    from test_multi_head_browser import read as mh_read
+
+    tab, page = open_exported(new_tab, export_plate, "multi-head", MH_READY)
+    st = mh_read(page)
+    d_model, h, n = st["setting"]["d_model"][0], st["setting"]["h"][0], st["setting"]["n"][0]
+    assert page.evaluate("() => AELive.sets_bk_css(Bokeh.documents[0])") is False
+    page.evaluate(COUNT_BK_READS)
+    page.evaluate(SET_N, n + 1)
+    page.wait_for_function(N_SHOWN, arg=n + 1)
+    assert page.evaluate("() => window.__ae_bk_reads") == 0
+    quiet = page.evaluate(PIXELS)
+    mh_matches_core(mh_read(page), d_model, h, n + 1)
+
+    # BokehJS's own question put back: the same n drawn again asks, and draws the same pixels.
+    page.evaluate(SET_N, n)
+    page.wait_for_function(N_SHOWN, arg=n)
+    assert page.evaluate("""() => { const P = Bokeh.require('core/visuals/visual').VisualProperties.prototype;
+        if (!P.__ae_unset) return false; P._get_css_value = P.__ae_asked; return true; }""") is True
+    page.evaluate(SET_N, n + 1)
+    page.wait_for_function(N_SHOWN, arg=n + 1)
+    assert page.evaluate("() => window.__ae_bk_reads") > 50
+    assert page.evaluate(PIXELS) == quiet
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+def test_a_document_that_sets_a_bk_property_is_left_to_ask(new_tab, export_plate):
+    """AELive.sets_bk_css finds a `--bk-` property in a model's inline sheet, in its styles and in
+    a page <style>: a page with one keeps BokehJS's question (unset_css_values declines)."""
+    tab, page = open_exported(new_tab, export_plate, "masking", READY)
+    found = page.evaluate(r"""() => {
+      const doc = Bokeh.documents[0], fig = Array.from(doc.all_models).find((m) => m.type === 'Figure');
+      const out = [AELive.sets_bk_css(doc)];
+      const sheets = fig.stylesheets;
+      fig.stylesheets = [...sheets, ':host { --bk-grid-line-color: red; }'];
+      out.push(AELive.sets_bk_css(doc));
+      fig.stylesheets = sheets;
+      const styles = fig.styles;
+      fig.styles = {'--bk-line-color': 'red'};
+      out.push(AELive.sets_bk_css(doc));
+      fig.styles = styles;
+      const s = document.createElement('style');
+      s.textContent = ':root { --bk-text-color: red; }';
+      document.head.appendChild(s);
+      out.push(AELive.sets_bk_css(doc), AELive.unset_css_values(doc));
+      s.remove();
+      out.push(AELive.sets_bk_css(doc));
+      return out;
+    }""")
+    assert found == [False, True, True, True, False, False]
     tab.assert_offline()
     tab.assert_no_errors()

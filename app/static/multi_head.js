@@ -243,11 +243,11 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
 
   function room_of(a) { return a.screen && a.screen.data.room ? Number(a.screen.data.room[0]) || 0 : 0; }
   // A new n or h resizes four figures (their frames follow the cells); BokehJS lays the whole page
-  // out again for each one, synchronously. One layout for the lot (AEPage.one_layout; node tests
-  // load this file without page.js).
+  // out again for each one, synchronously. One layout for the lot, in the next frame, once the
+  // renderers have their new glyphs (AEPage.one_layout; node tests load this file without page.js).
   function recompute(a, st) {
     var r = null, doc = a.head.document;
-    if (typeof AEPage !== "undefined" && AEPage.one_layout && doc) AEPage.one_layout(doc, function () { r = recompute_all(a, st); });
+    if (typeof AEPage !== "undefined" && AEPage.one_layout && doc) AEPage.one_layout(doc, function () { r = recompute_all(a, st); }, true);
     else r = recompute_all(a, st);
     return r;
   }

@@ -440,7 +440,18 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         (models == null || typeof models.has !== "function" || models.has(v.model));
     }));
   }
-  function one_layout(doc, fn) {
+  //
+  // With `next_frame`, the one layout waits for the next animation frame, and the roots go on
+  // only noting until then. A change that sets new data on glyph renderers wants this: BokehJS
+  // recomputes a renderer's glyphs in promises (GlyphRendererView.update_data awaits each step),
+  // after the change's own code has returned, so a layout run at once paints every resized figure
+  // with its old glyphs, and the renderers' updates paint the figures again before the frame (on
+  // the multi-head page, three of four figures were drawn twice for each change of n). In the
+  // frame, the layout runs before the repaints that the change asked for, draws each figure once
+  // with its new glyphs, and leaves those repaints nothing to draw.
+  var held = null;  // the document whose roots wait for the next frame
+  function one_layout(doc, fn, next_frame) {
+    if (held != null && held === doc) { fn(); return; }  // already noting: that frame lays out for this too
     var roots = layout_roots(doc), dirty = [], own = Object.prototype.hasOwnProperty;
     var kept = roots.map(function (v) {
       return { invalidate_layout: own.call(v, "invalidate_layout") ? v.invalidate_layout : null,
@@ -450,14 +461,23 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       // Own properties shadow the methods until they are put back below.
       v.invalidate_layout = v.compute_layout = function () { if (dirty.indexOf(v) < 0) dirty.push(v); };
     });
-    try { fn(); } finally {
+    var release = function () {
       roots.forEach(function (v, i) {
         ["invalidate_layout", "compute_layout"].forEach(function (k) {
           if (kept[i][k]) v[k] = kept[i][k]; else delete v[k];
         });
       });
-      dirty.forEach(function (v) { v.invalidate_layout(); });
+      dirty.forEach(function (v) { if (!v.is_destroyed) v.invalidate_layout(); });
+    };
+    if (!next_frame || typeof requestAnimationFrame !== "function") {
+      try { fn(); } finally { release(); }
+      return;
     }
+    // Asked for before `fn` runs, so that this frame callback comes before the figures' repaints
+    // that `fn` asks for (a frame runs its callbacks in the order they were asked for).
+    var frame = requestAnimationFrame(function () { held = null; release(); });
+    held = doc;
+    try { fn(); } catch (e) { cancelAnimationFrame(frame); held = null; release(); throw e; }
   }
 
   function frames(n, fn) { if (n <= 0) fn(); else requestAnimationFrame(function () { frames(n - 1, fn); }); }

@@ -5,7 +5,7 @@ without a test a new Bokeh could silently undo them:
 - AELive.coalesce_updates (live.js): one change of n on the masking page recomputes each glyph
   renderer once, not four or five times;
 - AEPage.one_layout (page.js), used by multi_head.js: a new n resizes four figures and the page
-  is laid out once, not four times;
+  is laid out once, not four times, in the next frame, where each figure is drawn once;
 - AELive.axes_on_change: a change that moves no range or axis measures no axis, and one that
   widens an axis's labels still lays its figure out again;
 - AELive.quick_marker_masks: a scatter's mask builds no Range1d and keeps the markers BokehJS's
@@ -100,8 +100,20 @@ COUNT_LAYOUTS = r"""() => {
 }"""
 
 
+# Count, per figure, how often it draws its primary layer (glyphs, axes, grids).
+COUNT_DRAWS = r"""() => {
+  window.__ae_draws = {};
+  for (const k of ['head_maps', 'concat_map', 'w_o_map', 'output_map']) {
+    const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(k)), own = v._paint_primary;
+    window.__ae_draws[k] = 0;
+    v._paint_primary = function () { window.__ae_draws[k] += 1; return own.apply(this, arguments); };
+  }
+}"""
+
+
 def test_one_change_of_n_lays_the_multi_head_page_out_once(new_tab, export_plate):
-    """A new n resizes four figures; AEPage.one_layout makes that one layout, not one per figure."""
+    """A new n resizes four figures; AEPage.one_layout makes that one layout, not one per figure,
+    and (waiting for the frame, after the renderers' new glyphs) draws each figure once."""
     from test_multi_head_browser import READY as MH_READY
     from test_multi_head_browser import assert_matches_core as mh_matches_core
     from test_multi_head_browser import read as mh_read
@@ -112,6 +124,7 @@ def test_one_change_of_n_lays_the_multi_head_page_out_once(new_tab, export_plate
     sizes = page.evaluate("""() => ['head_maps', 'concat_map', 'w_o_map', 'output_map'].map((k) => {
         const m = Bokeh.documents[0].get_model_by_name(k); return [m.frame_width, m.frame_height]; })""")
     assert page.evaluate(COUNT_LAYOUTS) >= 1
+    page.evaluate(COUNT_DRAWS)
     page.evaluate("(n) => { Bokeh.documents[0].get_model_by_name('n').value = n; }", n + 1)
     page.wait_for_function("""(n) => Bokeh.documents[0].get_model_by_name('setting').data.n[0] === n &&
         new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))""", arg=n + 1)
@@ -119,6 +132,9 @@ def test_one_change_of_n_lays_the_multi_head_page_out_once(new_tab, export_plate
         const m = Bokeh.documents[0].get_model_by_name(k); return [m.frame_width, m.frame_height]; })""")
     assert sum(a != b for a, b in zip(sizes, after)) >= 3, (sizes, after)  # the figures did change size
     assert page.evaluate("() => window.__ae_layouts") == 1
+    # Three figures get new glyphs and all four a new size; each is drawn once (the layout drawn
+    # at once, before the glyphs' update, drew three of them twice).
+    assert page.evaluate("() => window.__ae_draws") == {"head_maps": 1, "concat_map": 1, "w_o_map": 1, "output_map": 1}
     mh_matches_core(mh_read(page), d_model, h, n + 1)
     tab.assert_offline()
     tab.assert_no_errors()

@@ -22,8 +22,9 @@
  * AELive.quick_marker_masks finds a scatter's markers near the frame without building models,
  * AELive.quiet_slider_echo spares a slider the rebuild of its handle when only its value changed,
  * AELive.later_positions places the glyph renderers' empty elements after a paint, not during it,
- * and AELive.unset_css_values answers the visuals' questions about `--bk-` CSS properties, which no
- * sheet of these pages sets, without a style recalculation each.
+ * AELive.unset_css_values answers the visuals' questions about `--bk-` CSS properties, which no
+ * sheet of these pages sets, without a style recalculation each, and AELive.quiet_equal_data
+ * keeps Python's answer to a change the page has already drawn from drawing it again.
  */
 var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
   "use strict";
@@ -449,6 +450,81 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return true;
   }
 
+  // A served page computes each change itself (the plates' glue, with mirror.js), and Python, the
+  // authority, answers with its own numbers. BokehJS applies a source's data from the server with
+  // its equality test turned off (Document._apply_json_patch, ColumnDataChanged: check_eq false),
+  // so an answer equal to what the page holds recomputes the source's glyphs (measuring every
+  // label of a Text glyph) and repaints the figure: on the multi-head page a change of n sent back
+  // ten sources, six of them equal in every value and three whose floats differed from the page's
+  // in the last bits only (a sum done in another order), with every text the same.
+  // - An equal answer is dropped.
+  // - A near one (every string and integer the same, every float within CLOSE of the page's,
+  //   relative) is stored without the redraw (setv silent): the source holds Python's numbers for
+  //   anything that reads them later, and what is drawn from them could not differ by a pixel.
+  // - Any other answer is applied as before.
+  var CLOSE = 1e-12;
+  function same_value(a, b, tol) {
+    if (a === b || (a !== a && b !== b)) return true;  // NaN is NaN here
+    if (typeof a === "number" && typeof b === "number")
+      return tol > 0 && isFinite(a) && isFinite(b) && Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
+    if (a == null || b == null || typeof a !== "object" || typeof b !== "object") return false;
+    if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b) || typeof a.length !== "number" || a.length !== b.length)
+      return false;  // only arrays and typed arrays of one kind are compared
+    if ((a.shape != null || b.shape != null) && (String(a.shape) !== String(b.shape) || a.dtype !== b.dtype)) return false;
+    for (var i = 0; i < a.length; i++) if (!same_value(a[i], b[i], tol)) return false;
+    return true;
+  }
+  function columns_of(data) {
+    if (data instanceof Map) return data;
+    var m = new Map();
+    if (data != null && typeof data === "object") Object.keys(data).forEach(function (k) { m.set(k, data[k]); });
+    return m;
+  }
+  // Whether two sources' data have the same columns with the same values (floats within tol).
+  function same_data(a, b, tol) {
+    var x = columns_of(a), y = columns_of(b);
+    if (x.size !== y.size) return false;
+    for (var [k, v] of x) if (!y.has(k) || !same_value(v, y.get(k), tol || 0)) return false;
+    return true;
+  }
+  // The same for a colour scale's ends (a LinearColorMapper's low and high, the largest |value|
+  // of a map, found by both sides): within CLOSE of the page's, they are stored without
+  // recomputing the colours of every glyph that uses the scale.
+  function first_model(doc, type) {
+    return Array.from(doc.all_models || []).find(function (m) { return m.type === type && typeof m.setv === "function"; });
+  }
+  function quiet_equal_data(doc) {
+    if (!doc) return false;
+    var src = first_model(doc, "ColumnDataSource"), proto = src && src.properties.data ? Object.getPrototypeOf(src) : null;
+    if (!proto) return false;
+    if (!Object.prototype.hasOwnProperty.call(proto, "__ae_quiet_data")) {
+      var setv = proto.setv;
+      proto.setv = function (attrs, options) {
+        if (options != null && options.check_eq === false && options.sync === false && attrs != null &&
+            Object.keys(attrs).length === 1 && "data" in attrs) {
+          if (same_data(this.data, attrs.data, 0)) return;
+          if (same_data(this.data, attrs.data, CLOSE)) return setv.call(this, attrs, { silent: true });
+        }
+        return setv.apply(this, arguments);
+      };
+      proto.__ae_quiet_data = true;
+    }
+    var mapper = first_model(doc, "LinearColorMapper"), mp = mapper ? Object.getPrototypeOf(mapper) : null;
+    if (mp && !Object.prototype.hasOwnProperty.call(mp, "__ae_quiet_data")) {
+      var mapper_setv = mp.setv;
+      mp.setv = function (attrs, options) {
+        var self = this, keys = attrs != null ? Object.keys(attrs) : [];
+        if (options != null && options.sync === false && !options.silent && keys.length > 0 && keys.every(function (k) {
+          return (k === "low" || k === "high") && typeof attrs[k] === "number" && typeof self[k] === "number" &&
+            same_value(self[k], attrs[k], CLOSE);
+        })) return mapper_setv.call(this, attrs, { silent: true });
+        return mapper_setv.apply(this, arguments);
+      };
+      mp.__ae_quiet_data = true;
+    }
+    return true;
+  }
+
   // Run fn at most once every `ms` for `key`; a call during the wait is kept and runs when it
   // ends (the last one wins), so the final state is always shown.
   var throttled = {};
@@ -472,7 +548,8 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
     coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies, axes_on_change: axes_on_change,
     quick_marker_masks: quick_marker_masks, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions,
-    unset_css_values: unset_css_values, sets_bk_css: sets_bk_css,
+    unset_css_values: unset_css_values, sets_bk_css: sets_bk_css, quiet_equal_data: quiet_equal_data,
+    same_data: same_data,
   };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;

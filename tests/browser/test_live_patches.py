@@ -15,7 +15,10 @@ without a test a new Bokeh could silently undo them:
 - AELive.later_positions: the glyph renderers' position sheets are written after a paint, not
   during it, and end where the glyphs are;
 - AELive.unset_css_values: a change of n on the multi-head page asks the browser for no `--bk-`
-  CSS value and draws the pixels BokehJS draws when it asks; a page that sets one keeps asking.
+  CSS value and draws the pixels BokehJS draws when it asks; a page that sets one keeps asking;
+- AELive.quiet_equal_data (served): Python's answer to a change the page has already drawn
+  recomputes no glyph when it is equal or differs only in the floats' last bits, and the page
+  then holds Python's numbers exactly.
 Either way the numbers on screen are still attention_core's.
 """
 
@@ -35,7 +38,7 @@ COUNT = r"""() => {
     if (!v || !v.renderer_views) continue;
     for (const r of v.renderer_views.values()) {
       if (!r.glyph || typeof r.set_data !== "function") continue;
-      const c = {glyph: r.glyph.model.type, set_data: 0, set_visuals: 0};
+      const c = {glyph: r.glyph.model.type, src: r.model.data_source.name, set_data: 0, set_visuals: 0};
       counts.push(c);
       // The glyph's own methods: what runs when the renderer really recomputes.
       const g = r.glyph, sd = g.set_data, sv = g.set_visuals;
@@ -532,4 +535,69 @@ def test_a_document_that_sets_a_bk_property_is_left_to_ask(new_tab, export_plate
     }""")
     assert found == [False, True, True, True, False, False]
     tab.assert_offline()
+    tab.assert_no_errors()
+
+
+def test_pythons_equal_answer_redraws_nothing_and_its_numbers_are_kept(tab, served_url):
+    """AELive.quiet_equal_data, served: a real arrow key on the multi-head n slider; the page
+    computes the new n itself, then Python answers with every source. An answer equal to what the
+    page holds, or one whose floats differ from it only in the last bits, recomputes no glyph
+    (each renderer recomputed once, for the page's own change), and the sources then hold
+    Python's numbers exactly: attention_core's, with no tolerance."""
+    from test_multi_head_browser import READY as MH_READY
+    from test_multi_head_browser import assert_matches_core as mh_matches_core
+    from test_multi_head_browser import read as mh_read
+
+    from helpers import wait_synced, ws_count
+
+    page = tab.page
+    page.goto(f"{served_url}/multi-head")
+    page.wait_for_function(MH_READY, timeout=45_000)
+    wait_synced(page)
+    st = mh_read(page)
+    d_model, h, n = st["setting"]["d_model"][0], st["setting"]["h"][0], st["setting"]["n"][0]
+    assert n < 8
+    assert page.evaluate(COUNT) >= 10
+    sent = ws_count(page)
+    page.locator(".noUi-handle").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(N_SHOWN, arg=n + 1)
+    wait_synced(page, sent)
+    page.wait_for_function(N_SHOWN, arg=n + 1)  # two more frames after the answer
+    counts = page.evaluate("() => window.__ae_counts")
+    moved = [c for c in counts if c["set_data"]]
+    assert len(moved) >= 8, counts  # the maps, their numbers and marks all changed
+    assert all(c["set_data"] == 1 for c in moved), counts
+    mh_matches_core(mh_read(page), d_model, h, n + 1, tol=0.0)
+    # The colour scales' ends too: Python's largest |value| of each map, exactly.
+    from app.plates.multi_head import signed_limit
+    from test_multi_head_browser import core
+
+    _, out, _, concat, _ = core(d_model, h, n + 1)
+    ends = page.evaluate("""() => Array.from(Bokeh.documents[0].all_models).filter((m) => m.type === 'LinearColorMapper')
+        .map((m) => [m.low, m.high])""")
+    for want in (signed_limit(concat), signed_limit(out)):
+        assert [-want, want] in ends, (want, ends)
+    tab.assert_no_errors()
+
+
+def test_equal_and_near_data_are_told_apart(new_tab, export_plate):
+    """AELive.same_data: the same columns with the same values and the same kind of array;
+    floats within the tolerance only when one is given; strings and the set of columns exactly."""
+    tab, page = open_exported(new_tab, export_plate, "masking", READY)
+    got = page.evaluate(r"""() => {
+      const s = AELive.same_data, near = 1e-12;
+      return [
+        s({a: [1, 2], t: ["x"]}, {a: [1, 2], t: ["x"]}, 0),
+        s({a: [NaN]}, {a: [NaN]}, 0),
+        s({a: [1, 2]}, {a: new Float64Array([1, 2])}, 0),
+        s({a: [1, 2]}, {a: [1, 2 + 4e-16]}, 0),
+        s({a: [1, 2]}, {a: [1, 2 + 4e-16]}, near),
+        s({a: [1, 2]}, {a: [1, 2.001]}, near),
+        s({t: ["x"]}, {t: ["y"]}, near),
+        s({a: [1]}, {a: [1], b: [2]}, near),
+        s({a: [[1, 2], [3]]}, {a: [[1, 2], [3]]}, 0),
+      ];
+    }""")
+    assert got == [True, True, False, False, True, False, False, False, True]
     tab.assert_no_errors()

@@ -424,9 +424,8 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     };
     Array.from(doc.all_models || []).forEach(function (m) {
       if (found) return;
-      if (m.stylesheets != null) look(m.stylesheets);
-      if (m.styles != null) look(m.styles.properties != null ? Object.keys(m.styles.properties).filter(function (k) {
-        return m.styles[k] != null; }) : m.styles);
+      look(m.stylesheets);
+      look(m.styles);  // a dict of CSS; a Styles model (skipped by look) has no custom properties
     });
     if (!found && typeof document !== "undefined") Array.from(document.querySelectorAll("style")).forEach(function (s) {
       look(s.textContent);

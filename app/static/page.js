@@ -440,7 +440,6 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         (models == null || typeof models.has !== "function" || models.has(v.model));
     }));
   }
-  //
   // With `next_frame`, the one layout waits for the next animation frame, and the roots go on
   // only noting until then. A change that sets new data on glyph renderers wants this: BokehJS
   // recomputes a renderer's glyphs in promises (GlyphRendererView.update_data awaits each step),

@@ -19,6 +19,7 @@
  * AELive.axes_on_change measures a figure's axes only after something they are drawn from changed,
  * AELive.coalesce_updates makes the several recomputations of a renderer that one change starts one;
  * AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn,
+ * AELive.lazy_copies leaves every renderer's copies of its glyph alone until one is drawn,
  * AELive.quick_marker_masks finds a scatter's markers near the frame without building models,
  * AELive.quiet_slider_echo spares a slider the rebuild of its handle when only its value changed,
  * AELive.later_positions places the glyph renderers' empty elements after a paint, not during it,
@@ -275,6 +276,77 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
       return paint.apply(this, arguments);
     };
     proto.__ae_lazy = true;
+    return true;
+  }
+
+  // A renderer keeps its glyph's copies (selection, nonselection, muted, decimated; hover when
+  // set) up to date with the glyph: at each change of data each copy compares every property
+  // with the glyph's and redefines it (set_data, set_visuals), and at each paint of the figure
+  // each maps its coordinates again (map_data), whether or not its renderer changed. A copy is
+  // drawn only when something is selected, hovered with a hover glyph, muted or decimated, which
+  // no plate does; so until a renderer first needs its copies, their updates are skipped. At
+  // that paint they are brought up to date (data, then visuals; the paint itself maps them) and
+  // from then on follow the glyph as in BokehJS. Patched once per page, on the classes every
+  // glyph renderer's view and every glyph view share.
+  function copies_of(r) {
+    return [r.selection_glyph, r.nonselection_glyph, r.hover_glyph, r.muted_glyph, r.decimated_glyph]
+      .filter(function (g) { return g != null && g !== r.glyph; });
+  }
+  function waiting_copy(g) {  // a copy whose renderer has not yet needed its copies
+    var r = g.parent;
+    return r != null && r.glyph != null && r.glyph !== g && r.__ae_copies_live !== true;
+  }
+  function needs_copies(r) {  // the tests GlyphRendererView._paint makes before it draws a copy
+    var m = r.model, src = m.data_source, pm = r.plot_model, doc = m.document;
+    if (m.muted) return true;
+    if (src.selected != null && !src.selected.is_empty()) return true;
+    if (r.hover_glyph != null && src.inspected != null && !src.inspected.is_empty()) return true;
+    var n = r.all_indices != null ? r.all_indices.count : 0;
+    return doc != null && doc.interactive_duration() > 0 && pm != null && pm.lod_threshold != null &&
+      n > pm.lod_threshold;
+  }
+  function lazy_copies(doc) {
+    if (!doc) return false;
+    var r = first_view(function (v) {
+      return v.glyph != null && v.selection_glyph != null && typeof v.map_data === "function" &&
+        typeof v._paint === "function" && typeof v.glyph.set_visuals === "function";
+    });
+    if (r == null) return false;
+    var rp = owner_of(r, "_paint"), gp = owner_of(r.glyph, "set_base");
+    if (!rp || !gp || !["set_data", "set_visuals", "map_data"].every(function (k) {
+      return Object.prototype.hasOwnProperty.call(gp, k);
+    })) return false;
+    if (rp.__ae_lazy_copies) return true;
+    var set_data = gp.set_data, set_visuals = gp.set_visuals, map_data = gp.map_data, paint = rp._paint;
+    gp.set_data = function () {
+      if (waiting_copy(this)) { this.__ae_waiting = true; return Promise.resolve(); }
+      return set_data.apply(this, arguments);
+    };
+    gp.set_visuals = function () {
+      if (waiting_copy(this)) { this.__ae_waiting = true; return; }
+      return set_visuals.apply(this, arguments);
+    };
+    gp.map_data = function () {
+      if (waiting_copy(this)) { this.__ae_waiting = true; return; }
+      return map_data.apply(this, arguments);
+    };
+    rp._paint = function () {
+      if (this.__ae_copies_live !== true && needs_copies(this)) {
+        this.__ae_copies_live = true;
+        var source = this.model.data_source, all = this.all_indices;
+        copies_of(this).forEach(function (g) {
+          if (g.__ae_waiting !== true) return;
+          g.__ae_waiting = false;
+          g.set_data(source, all);  // its attributes are set at once; what it awaits is not drawn here
+          g.set_visuals(source, all);
+          g.after_visuals();
+        });
+      }
+      return paint.apply(this, arguments);
+    };
+    rp.__ae_lazy_copies = true;
+    rp.__ae_own = {_paint: paint};  // BokehJS's own methods, for the tests to compare with
+    gp.__ae_own = {set_data: set_data, set_visuals: set_visuals, map_data: map_data};
     return true;
   }
 
@@ -545,7 +617,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
 
   return {
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
-    coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies, axes_on_change: axes_on_change,
+    coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies, lazy_copies: lazy_copies, axes_on_change: axes_on_change,
     quick_marker_masks: quick_marker_masks, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions,
     unset_css_values: unset_css_values, sets_bk_css: sets_bk_css, quiet_equal_data: quiet_equal_data,
     same_data: same_data,

@@ -16,6 +16,9 @@ without a test a new Bokeh could silently undo them:
   during it, and end where the glyphs are;
 - AELive.unset_css_values: a change of n on the multi-head page asks the browser for no `--bk-`
   CSS value and draws the pixels BokehJS draws when it asks; a page that sets one keeps asking;
+- AELive.lazy_copies: a renderer's copies of its glyph (selected, unselected, muted, decimated
+  looks) are not recomputed while nothing draws them, and once something is selected they are
+  caught up and drawn as BokehJS draws them;
 - AELive.quiet_equal_data (served): Python's answer to a change the page has already drawn
   recomputes no glyph when it is equal or differs only in the floats' last bits, and the page
   then holds Python's numbers exactly.
@@ -601,3 +604,81 @@ def test_equal_and_near_data_are_told_apart(new_tab, export_plate):
     }""")
     assert got == [True, True, False, False, True, False, False, False, True]
     tab.assert_no_errors()
+
+
+# Every figure's drawn pixels, by name (each one's primary and overlay layers).
+ALL_PIXELS = r"""() => Object.fromEntries(Array.from(Bokeh.documents[0].all_models).filter((m) => m.type === "Figure").map((m) => {
+  const cv = Bokeh.index.find_one(m).canvas_view;
+  return [m.name, [cv.primary.canvas.toDataURL(), cv.overlays.canvas.toDataURL()].join("|")];
+}))"""
+
+# BokehJS's own methods put back (AELive.lazy_copies keeps them), and every renderer's copies
+# brought up to date the BokehJS way: the page then draws exactly as BokehJS 3.10 does.
+BOKEHS_OWN = r"""async () => {
+  const GR = Bokeh.require('models/renderers/glyph_renderer').GlyphRendererView.prototype;
+  const G = Bokeh.require('models/glyphs/glyph').GlyphView.prototype;
+  if (!GR.__ae_lazy_copies || !G.__ae_own || !GR.__ae_own) return false;
+  Object.assign(G, G.__ae_own); Object.assign(GR, GR.__ae_own);
+  const rs = Array.from(Bokeh.index.query((v) => v.glyph != null && v.selection_glyph != null));
+  await Promise.all(rs.map((r) => r.update_data()));
+  return rs.length;
+}"""
+
+# Per renderer: are its copies caught up, are any of them waiting?
+COPIES = r"""() => Array.from(Bokeh.index.query((v) => v.glyph != null && v.selection_glyph != null)).map((r) => ({
+  src: r.model.data_source.name, live: r.__ae_copies_live === true,
+  waiting: [r.selection_glyph, r.nonselection_glyph, r.muted_glyph, r.decimated_glyph].some((g) => g.__ae_waiting === true),
+}))"""
+
+SELECT = r"""(ix) => { Bokeh.documents[0].get_model_by_name('weights').selected.indices = ix; }"""
+FRAMES2 = r"""() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"""
+
+
+def test_a_renderers_unseen_copies_wait_until_something_is_selected(new_tab, export_plate):
+    """AELive.lazy_copies: after a change of n, no renderer's copies of its glyph are recomputed
+    (nothing draws them) and the figures are the pixels BokehJS draws with every copy kept up to
+    date; once cells are selected, the copies of the renderers that draw them are caught up and
+    the selection is drawn as BokehJS draws it, before and after the next change of n."""
+    from app.plates.masking import MaskingState
+
+    tabs = [open_exported(new_tab, export_plate, "masking", READY) for _ in range(2)]
+    (lazy_tab, lazy), (own_tab, own) = tabs
+    assert own.evaluate(BOKEHS_OWN) >= 10
+    seen = lambda: [p.evaluate(ALL_PIXELS) for p in (lazy, own)]  # noqa: E731
+    first = seen()
+    assert first[0] == first[1]
+
+    for page in (lazy, own):
+        page.evaluate("() => { Bokeh.documents[0].get_model_by_name('n').value = 7; }")
+        page.wait_for_function(SETTLED, arg=7, timeout=30_000)
+    copies = lazy.evaluate(COPIES)
+    assert not any(c["live"] for c in copies), copies
+    waiting = {c["src"] for c in copies if c["waiting"]}
+    assert {"scores", "weights", "mask"} <= waiting, waiting  # the cells' renderers recomputed without them
+    after_n = seen()
+    assert after_n[0] == after_n[1]
+    assert after_n[0] != first[0]  # the change of n was drawn
+    assert_matches_core(read(lazy), MaskingState(n=7))
+
+    # Cells selected: the unselected ones are drawn with the nonselection copy's fainter look.
+    for page in (lazy, own):
+        page.evaluate(SELECT, [0, 8, 16])
+        page.evaluate(FRAMES2)
+    live = {c["src"]: c["live"] for c in lazy.evaluate(COPIES)}
+    assert live["weights"] is True and live["scores"] is False, live
+    selected = seen()
+    assert selected[0]["weights_plot"] != after_n[0]["weights_plot"]
+    assert selected[0] == selected[1]
+
+    # With the selection held, the caught-up copies follow the next change of n.
+    for page in (lazy, own):
+        page.evaluate("() => { Bokeh.documents[0].get_model_by_name('n').value = 5; }")
+        page.wait_for_function(SETTLED, arg=5, timeout=30_000)
+        page.evaluate(FRAMES2)
+    again = seen()
+    assert again[0] == again[1]
+    assert again[0]["weights_plot"] != after_n[0]["weights_plot"]
+    assert_matches_core(read(lazy), MaskingState(n=5))
+    for tab in (lazy_tab, own_tab):
+        tab.assert_offline()
+        tab.assert_no_errors()

@@ -12,7 +12,10 @@ Panel has saved a page, `bokeh_only` rewrites it:
   (Panel's scrolling options, unused here); the document's Panel `config` (a notifications
   area for a server) goes;
 - the scripts that only Panel needs go: panel.min.js, es-module-shims and its options, and
-  Panel's resource registry.
+  Panel's resource registry;
+- live.js is run once BokehJS has loaded and before the document is embedded (`AELive.early`),
+  so that its patches that lighten the document's first build are in place while it is built
+  (the document's own copy of live.js then finds AELive defined and reuses it).
 
 A page that still holds any other Panel model is refused with a ValueError naming it, so a new
 kind of pane cannot ship a page that no longer works. Served pages keep Panel's JavaScript.
@@ -25,6 +28,8 @@ import re
 from html import escape
 
 from bokeh.models import Column, Div
+
+from .jsassets import read_js
 
 # Panel model -> (Bokeh model, the Bokeh model's property names).
 SWAPS = {
@@ -74,6 +79,18 @@ def _panel_only_script(attrs: str, body: str) -> bool:
             or "es-module-shims" in head or "panel.js resource registry" in head)
 
 
+def _embeds_the_document(attrs: str, body: str) -> bool:
+    return "src=" not in attrs and "embed_items(" in body
+
+
+def early_script() -> str:
+    """live.js and its early patches, as a script to run before BokehJS builds the document."""
+    code = read_js("live.js")
+    if "</script" in code.lower():
+        raise ValueError("live.js cannot be inlined: it holds a closing script tag")
+    return f"<script>\n{code}\nAELive.early();\n</script>\n"
+
+
 def bokeh_only(html: str) -> str:
     """A page saved by Panel, rewritten to need BokehJS alone (see the module's docstring)."""
     m = DOC_JSON.search(html)
@@ -96,7 +113,10 @@ def bokeh_only(html: str) -> str:
     while (s := SCRIPT.search(html, pos)) is not None:
         close = html.index("</script>", s.end()) + len("</script>")
         out.append(html[pos:s.start()])
-        if not _panel_only_script(s.group(1), html[s.end():close - len("</script>")]):
+        body = html[s.end():close - len("</script>")]
+        if _embeds_the_document(s.group(1), body):
+            out.append(early_script())
+        if not _panel_only_script(s.group(1), body):
             out.append(html[s.start():close])
         pos = close
     out.append(html[pos:])

@@ -19,6 +19,9 @@ without a test a new Bokeh could silently undo them:
 - AELive.lazy_copies: a renderer's copies of its glyph (selected, unselected, muted, decimated
   looks) are not recomputed while nothing draws them, and once something is selected they are
   caught up and drawn as BokehJS draws them;
+- AELive.early (exported pages): those patches are on BokehJS's classes before the document is
+  built, so its first build brings no copy up to date and asks no `--bk-` question, and draws
+  the pixels of the same page with them put on later;
 - AELive.quiet_equal_data (served): Python's answer to a change the page has already drawn
   recomputes no glyph when it is equal or differs only in the floats' last bits, and the page
   then holds Python's numbers exactly.
@@ -515,7 +518,8 @@ def test_a_change_of_n_asks_no_css_value_and_draws_the_same_pixels(new_tab, expo
 
 def test_a_document_that_sets_a_bk_property_is_left_to_ask(new_tab, export_plate):
     """AELive.sets_bk_css finds a `--bk-` property in a model's inline sheet, in its styles and in
-    a page <style>: a page with one keeps BokehJS's question (unset_css_values declines)."""
+    a page <style>: a page with one keeps BokehJS's question (unset_css_values declines, and gives
+    BokehJS back the question AELive.early had answered)."""
     tab, page = open_exported(new_tab, export_plate, "masking", READY)
     found = page.evaluate(r"""() => {
       const doc = Bokeh.documents[0], fig = Array.from(doc.all_models).find((m) => m.type === 'Figure');
@@ -531,12 +535,15 @@ def test_a_document_that_sets_a_bk_property_is_left_to_ask(new_tab, export_plate
       const s = document.createElement('style');
       s.textContent = ':root { --bk-text-color: red; }';
       document.head.appendChild(s);
+      const P = Bokeh.require('core/visuals/visual').VisualProperties.prototype;
+      out.push(P.__ae_unset === true);  // answered "" since before the document was built (AELive.early)
       out.push(AELive.sets_bk_css(doc), AELive.unset_css_values(doc));
+      out.push(P.__ae_unset === false && P._get_css_value === P.__ae_asked);  // BokehJS asks again
       s.remove();
       out.push(AELive.sets_bk_css(doc));
       return out;
     }""")
-    assert found == [False, True, True, True, False, False]
+    assert found == [False, True, True, True, True, False, True, False]
     tab.assert_offline()
     tab.assert_no_errors()
 
@@ -682,3 +689,58 @@ def test_a_renderers_unseen_copies_wait_until_something_is_selected(new_tab, exp
     for tab in (lazy_tab, own_tab):
         tab.assert_offline()
         tab.assert_no_errors()
+
+
+# From before any script of the page runs: the `--bk-` CSS values the page asks the browser for.
+COUNT_BK_FROM_START = r"""
+window.__ae_bk_reads = 0;
+(() => {
+  const own = CSSStyleDeclaration.prototype.getPropertyValue;
+  CSSStyleDeclaration.prototype.getPropertyValue = function (name) {
+    if (String(name).startsWith("--bk-")) window.__ae_bk_reads += 1;
+    return own.apply(this, arguments);
+  };
+})();
+"""
+
+# [renderers, renderers any of whose copies has been given data] (GlyphView.set_data sets _data_size,
+# null until then).
+COPIES_GIVEN_DATA = r"""() => {
+  const rs = Array.from(Bokeh.index.query((v) => v.glyph != null && v.selection_glyph != null));
+  return [rs.length, rs.filter((r) => [r.selection_glyph, r.nonselection_glyph, r.muted_glyph, r.decimated_glyph]
+    .some((g) => g._data_size != null)).length];
+}"""
+
+
+def test_an_exported_pages_first_build_skips_what_no_one_sees(new_tab, export_plate, tmp_path):
+    """AELive.early: on the exported page, live.js's patches for the first build are in place
+    before the document is built, so no renderer's copies are given data and no `--bk-` value is
+    asked for; the same file with the early call taken out (the patches then come at
+    document_ready) does both, and the two draw the same pixels."""
+    from app.plates.masking import MaskingState
+
+    path = export_plate("masking")
+    text = path.read_text(encoding="utf-8")
+    assert text.count("AELive.early();") == 1
+    late = tmp_path / "masking-late.html"
+    late.write_text(text.replace("AELive.early();", ""), encoding="utf-8")
+    seen = {}
+    for name, file in (("early", path), ("late", late)):
+        tab = new_tab()
+        tab.block_network()
+        tab.page.add_init_script(COUNT_BK_FROM_START)
+        tab.page.goto(file.as_uri())
+        tab.page.wait_for_function(READY, timeout=60_000)
+        tab.page.evaluate(FRAMES2)
+        seen[name] = {"reads": tab.page.evaluate("() => window.__ae_bk_reads"),
+                      "copies": tab.page.evaluate(COPIES_GIVEN_DATA), "pixels": tab.page.evaluate(ALL_PIXELS)}
+        assert_matches_core(read(tab.page), MaskingState())
+        tab.assert_offline()
+        tab.assert_no_errors()
+    renderers = seen["early"]["copies"][0]
+    assert renderers >= 10
+    assert seen["early"]["copies"] == [renderers, 0]
+    assert seen["late"]["copies"] == [renderers, renderers]
+    assert seen["early"]["reads"] == 0
+    assert seen["late"]["reads"] > 50
+    assert seen["early"]["pixels"] == seen["late"]["pixels"]

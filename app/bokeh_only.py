@@ -29,7 +29,7 @@ from html import escape
 
 from bokeh.models import Column, Div
 
-from .jsassets import read_js
+from .jsassets import EARLY_CALL, early_js
 
 # Panel model -> (Bokeh model, the Bokeh model's property names).
 SWAPS = {
@@ -85,10 +85,7 @@ def _embeds_the_document(attrs: str, body: str) -> bool:
 
 def early_script() -> str:
     """live.js and its early patches, as a script to run before BokehJS builds the document."""
-    code = read_js("live.js")
-    if "</script" in code.lower():
-        raise ValueError("live.js cannot be inlined: it holds a closing script tag")
-    return f"<script>\n{code}\nAELive.early();\n</script>\n"
+    return f"<script>\n{early_js()}</script>\n"
 
 
 def bokeh_only(html: str) -> str:
@@ -114,7 +111,7 @@ def bokeh_only(html: str) -> str:
         close = html.index("</script>", s.end()) + len("</script>")
         out.append(html[pos:s.start()])
         body = html[s.end():close - len("</script>")]
-        if _embeds_the_document(s.group(1), body):
+        if _embeds_the_document(s.group(1), body) and EARLY_CALL not in html:  # once (a served process adds it too)
             out.append(early_script())
         if not _panel_only_script(s.group(1), body):
             out.append(html[s.start():close])

@@ -81,3 +81,32 @@ def drop_unused_bundles() -> None:
     from bokeh.resources import Resources
 
     Resources._default_components = [c for c in Resources._default_components if c not in UNUSED_BUNDLES]
+
+
+EARLY_CALL = "AELive.early();"
+
+
+def early_js() -> str:
+    """live.js and the call that puts its first-build patches on BokehJS's classes (AELive.early):
+    run after BokehJS has loaded and before a document is built."""
+    code = read_js("live.js")
+    if "</script" in code.lower():
+        raise ValueError("live.js cannot be inlined: it holds a closing script tag")
+    return f"{code}\n{EARLY_CALL}\n"
+
+
+def run_live_js_early() -> None:
+    """Every page this process serves runs early_js() among BokehJS's own inline scripts, which
+    come after BokehJS and before the embed of the document (exported pages: app/bokeh_only.py).
+    Bokeh builds each page's scripts from a Resources object's js_raw."""
+    from bokeh.resources import Resources
+
+    if getattr(Resources, "_ae_early", False):
+        return
+    own = Resources.js_raw
+
+    def js_raw(self) -> list[str]:
+        return [*own.fget(self), early_js()]
+
+    Resources.js_raw = property(js_raw)
+    Resources._ae_early = True

@@ -27,7 +27,7 @@
  * sheet of these pages sets, without a style recalculation each, and AELive.quiet_equal_data
  * keeps Python's answer to a change the page has already drawn from drawing it again.
  * AELive.early puts the patches that lighten a document's first build on BokehJS's classes
- * before an exported page's document is built.
+ * before the page's document is built.
  */
 var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
   "use strict";
@@ -541,14 +541,15 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return true;
   }
 
-  // An exported page runs this between BokehJS and the embed of its document (app/bokeh_only.py),
-  // so that the patches lightening a document's first build are on BokehJS's classes before it is
-  // built: with them installed only once the document was ready (AEPage.init, as on a served
-  // page), each glyph renderer first brought its four copies up to date and each Text copy
+  // A page runs this between BokehJS and the embed of its document (exported: app/bokeh_only.py;
+  // served: among BokehJS's inline scripts, app/jsassets.run_live_js_early), so that the patches
+  // lightening a document's first build are on BokehJS's classes before it is built: with them
+  // installed only once the document was ready (AEPage.init), each glyph renderer first brought its four copies up to date and each Text copy
   // measured its labels, and the first paint asked every `--bk-` question (exported masking: 30 ms
   // of a ~0.8 s cold load). The `--bk-` answer is given early only if no document on the page
-  // declares such a property (its JSON) and no page sheet mentions one; unset_css_values checks
-  // the built document again. Returns the patches installed.
+  // declares such a property (an exported page's JSON; a served document arrives later) and no
+  // page sheet mentions one; unset_css_values checks the built document again. Returns the
+  // patches installed.
   var DECLARES_BK = /--bk-[\w-]+['"]?\s*:/;  // a declaration or a styles key, as tests/codebase looks for
   function bokeh_class(path, name) {
     try {

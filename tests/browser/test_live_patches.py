@@ -744,3 +744,23 @@ def test_an_exported_pages_first_build_skips_what_no_one_sees(new_tab, export_pl
     assert seen["early"]["reads"] == 0
     assert seen["late"]["reads"] > 50
     assert seen["early"]["pixels"] == seen["late"]["pixels"]
+
+
+def test_a_served_pages_first_build_skips_what_no_one_sees(tab, served_url):
+    """AELive.early on a served page: the server puts live.js and the early call among BokehJS's
+    inline scripts (app/jsassets.run_live_js_early), so the document that arrives over the
+    websocket is built with no copy given data and no `--bk-` value asked for, and shows
+    attention_core's numbers."""
+    from app.plates.masking import MaskingState
+
+    page = tab.page
+    page.add_init_script(COUNT_BK_FROM_START)
+    page.goto(f"{served_url}/masking")
+    page.wait_for_function(READY, timeout=45_000)
+    page.evaluate(FRAMES2)
+    renderers, given = page.evaluate(COPIES_GIVEN_DATA)
+    assert renderers >= 10 and given == 0, (renderers, given)
+    assert page.evaluate("() => window.__ae_bk_reads") == 0
+    assert page.evaluate("() => document.documentElement.outerHTML.split('AELive.early();').length - 1") == 1
+    assert_matches_core(read(page), MaskingState())
+    tab.assert_no_errors()

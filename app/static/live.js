@@ -582,6 +582,8 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   //   relative) is stored without the redraw (setv silent): the source holds Python's numbers for
   //   anything that reads them later, and what is drawn from them could not differ by a pixel.
   // - Any other answer is applied as before.
+  // The same holds for a colour scale's or a range's ends (near: stored silently) and for a
+  // glyph's spec that Python sends again unchanged (dropped), below.
   var CLOSE = 1e-12;
   function same_value(a, b, tol) {
     if (a === b || (a !== a && b !== b)) return true;  // NaN is NaN here
@@ -629,20 +631,54 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
       };
       proto.__ae_quiet_data = true;
     }
-    var mapper = first_model(doc, "LinearColorMapper"), mp = mapper ? Object.getPrototypeOf(mapper) : null;
-    if (mp && !Object.prototype.hasOwnProperty.call(mp, "__ae_quiet_data")) {
-      var mapper_setv = mp.setv;
-      mp.setv = function (attrs, options) {
-        var self = this, keys = attrs != null ? Object.keys(attrs) : [];
-        if (options != null && options.sync === false && !options.silent && keys.length > 0 && keys.every(function (k) {
-          return (k === "low" || k === "high") && typeof attrs[k] === "number" && typeof self[k] === "number" &&
-            same_value(self[k], attrs[k], CLOSE);
-        })) return mapper_setv.call(this, attrs, { silent: true });
-        return mapper_setv.apply(this, arguments);
+    // A colour scale's ends and a range's ends: the same test for numbers.
+    quiet_near_ends(first_model(doc, "LinearColorMapper"), ["low", "high"]);
+    quiet_near_ends(first_model(doc, "Range1d"), ["start", "end"]);
+    // A spec set to what the glyph already has. BokehJS compares specs as plain objects, and a
+    // spec decoded from Python's message has `transform` and `units` keys (undefined) that the
+    // page's does not, so the same font size counted as a change: on masking, eight Text glyphs
+    // measured every label and repainted again at each answer.
+    var gp = bokeh_class("models/glyphs/glyph", "Glyph");  // the class every glyph model shares
+    if (gp && typeof gp.setv === "function" && !Object.prototype.hasOwnProperty.call(gp, "__ae_quiet_data")) {
+      var glyph_setv = gp.setv;
+      gp.setv = function (attrs, options) {
+        if (options == null || options.sync !== false || attrs == null) return glyph_setv.apply(this, arguments);
+        var self = this, left = {}, dropped = 0;
+        Object.keys(attrs).forEach(function (k) {
+          if (same_spec(self[k], attrs[k])) dropped += 1;
+          else left[k] = attrs[k];
+        });
+        if (dropped === 0) return glyph_setv.apply(this, arguments);
+        if (Object.keys(left).length === 0) return;
+        return glyph_setv.call(this, left, options);
       };
-      mp.__ae_quiet_data = true;
+      gp.__ae_quiet_data = true;
     }
     return true;
+  }
+  var SPEC_KEYS = ["value", "field", "expr", "transform", "units"];
+  function same_spec(a, b) {  // two {value|field|expr, transform, units} specs, a missing key as undefined
+    var plain = function (x) { return x != null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype; };
+    if (!plain(a) || !plain(b)) return false;
+    var only = function (x) { return Object.keys(x).every(function (k) { return SPEC_KEYS.indexOf(k) >= 0; }); };
+    return only(a) && only(b) && ("value" in a || "field" in a || "expr" in a) &&
+      SPEC_KEYS.every(function (k) { return a[k] === b[k]; });
+  }
+  // Ends set to within CLOSE of what the model has are stored without a change signal (nothing
+  // drawn from them could move by a pixel).
+  function quiet_near_ends(model, ends) {
+    var proto = model ? Object.getPrototypeOf(model) : null;
+    if (!proto || Object.prototype.hasOwnProperty.call(proto, "__ae_quiet_data")) return;
+    var own = proto.setv;
+    proto.setv = function (attrs, options) {
+      var self = this, keys = attrs != null ? Object.keys(attrs) : [];
+      if (options != null && options.sync === false && !options.silent && keys.length > 0 && keys.every(function (k) {
+        return ends.indexOf(k) >= 0 && typeof attrs[k] === "number" && typeof self[k] === "number" &&
+          same_value(self[k], attrs[k], CLOSE);
+      })) return own.call(this, attrs, { silent: true });
+      return own.apply(this, arguments);
+    };
+    proto.__ae_quiet_data = true;
   }
 
   // Run fn at most once every `ms` for `key`; a call during the wait is kept and runs when it

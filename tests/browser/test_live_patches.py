@@ -23,8 +23,9 @@ without a test a new Bokeh could silently undo them:
   built, so its first build brings no copy up to date and asks no `--bk-` question, and draws
   the pixels of the same page with them put on later;
 - AELive.quiet_equal_data (served): Python's answer to a change the page has already drawn
-  recomputes no glyph when it is equal or differs only in the floats' last bits, and the page
-  then holds Python's numbers exactly.
+  recomputes no glyph when it is equal or differs only in the floats' last bits (a source, a
+  range's ends) or re-sends a glyph's font size unchanged, and the page then holds Python's
+  numbers exactly.
 Either way the numbers on screen are still attention_core's.
 """
 
@@ -763,4 +764,45 @@ def test_a_served_pages_first_build_skips_what_no_one_sees(tab, served_url):
     assert page.evaluate("() => window.__ae_bk_reads") == 0
     assert page.evaluate("() => document.documentElement.outerHTML.split('AELive.early();').length - 1") == 1
     assert_matches_core(read(page), MaskingState())
+    tab.assert_no_errors()
+
+
+def test_pythons_answer_with_the_same_font_and_a_near_range_redraws_nothing(tab, served_url):
+    """AELive.quiet_equal_data, served masking: Python's answer to a step of n re-sends the Text
+    glyphs' font size (which the page set already: a spec decoded from a message carries keys the
+    page's does not, so BokehJS saw a change) and the norms' range end (NumPy's sum, which differs
+    from the page's in the last bits). Neither recomputes a glyph again: each renderer is
+    recomputed once, for the page's own change; the range then holds Python's end exactly and
+    the fonts Python's size."""
+    from app.plates.masking import MaskingState, font_for, view_data
+
+    from helpers import wait_synced, ws_count
+
+    page = tab.page
+    page.goto(f"{served_url}/masking")
+    page.wait_for_function(READY, timeout=45_000)
+    wait_synced(page)
+    n = page.evaluate("() => Bokeh.documents[0].get_model_by_name('n').value")
+    assert font_for(n - 1) != font_for(n)  # the step changes the font, so the page sets it too
+    assert page.evaluate(COUNT) >= 10
+    page.evaluate("""() => { window.__ae_range_changes = 0;
+        Bokeh.documents[0].get_model_by_name('norm_range').change.connect(() => { window.__ae_range_changes += 1; }); }""")
+    sent = ws_count(page)
+    page.locator("[data-ae-name='n'] .noUi-handle, .noUi-handle").first.focus()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(SETTLED, arg=n - 1)
+    wait_synced(page, sent)
+    page.evaluate(FRAMES2)
+    counts = page.evaluate("() => window.__ae_counts")
+    texts = [c for c in counts if c["glyph"] == "Text"]
+    assert len(texts) >= 8 and all(c["set_data"] == 1 for c in texts), counts
+    assert all(c["set_data"] <= 1 for c in counts), counts
+    state = MaskingState(n=n - 1)
+    end = page.evaluate("() => Bokeh.documents[0].get_model_by_name('norm_range').end")
+    assert end == view_data(state)["_norm_end"]  # Python's, not the page's last bits
+    assert page.evaluate("() => window.__ae_range_changes") <= 1
+    fonts = page.evaluate("""() => Array.from(Bokeh.documents[0].all_models).filter((m) => m.type === 'Text')
+        .map((m) => m.text_font_size.value)""")
+    assert fonts.count(font_for(n - 1)) >= 8, fonts
+    assert_matches_core(read(page), state, tol=0.0)
     tab.assert_no_errors()

@@ -275,8 +275,10 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
   function same_list(x, y) { return x.length === y.length && x.every(function (v, i) { return v === y[i]; }); }
 
   // Recompute every number of the plate from the widgets (and, for a custom mask, the mask source).
+  function shown_key(st) { return [st.n, st.kind, st.p, st.w, st.causal, st.contrast].join("|"); }
   function recompute(a) {
     var st = settings(a), n = st.n;
+    a.plot.__ae_shown = shown_key(st);
     var mask = current_mask(a, st), rec = a.recipes[String(n)];
     var s = M.masking_steps(rec.Q, rec.K, rec.V, mask, null);
     var d = view_data(st, s, mask, rec);
@@ -307,9 +309,42 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     return { settings: st, steps: s, mask: mask, data: d };
   }
 
+  // A run of widget changes (a held arrow key repeats every ~30 ms) is led by the browser: the
+  // mask plot carries "busy" and Python waits, then folds the widgets in once, SETTLE_MS after the
+  // last change. Answering every step instead, Python's answer to one step could land after the
+  // next and draw the plate one step back for a frame.
+  var SETTLE_MS = 150;
+  var settle_timer = null;
   function on_widget(a) {
     if (updating) return;  // this file is setting the widgets itself
+    guard(a);
+    // A widget this file set (p and w follow n; a tap makes the plate custom) calls back after
+    // the page has already computed what it shows (BokehJS runs the callback a moment later).
+    if (a.plot.__ae_shown === shown_key(settings(a))) return;
     recompute(a);
+    if (a.plot.tags.indexOf("busy") < 0) a.plot.tags = ["busy"];
+    clearTimeout(settle_timer);
+    settle_timer = setTimeout(function () { settle_timer = null; a.plot.tags = []; }, SETTLE_MS);
+  }
+
+  // The first step of a run reaches Python before "busy" does, so Python answers it, and on a
+  // slow server that answer can land after a later step. Whenever an answer leaves the maps at
+  // another n than the slider's, the page recomputes from the widgets once the message has been
+  // applied (a microtask, before the next frame): the step back is never drawn, and Python's own
+  // numbers come when it folds the run in.
+  function guard(a) {
+    if (a.y_range.__ae_guarded) return;
+    a.y_range.__ae_guarded = true;
+    var pending = false;
+    var check = function () {
+      if (pending) return;
+      pending = true;
+      Promise.resolve().then(function () {
+        pending = false;
+        if (!updating && a.y_range.factors.length !== Number(a.n.value)) recompute(a);
+      });
+    };
+    [a.y_range, a.weights, a.scores, a.mask].forEach(function (m) { a.y_range.connect(m.change, check); });
   }
 
   // A tap on the mask flips one cell; the plate becomes custom, starting from the mask on screen.

@@ -166,7 +166,29 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
 
   var SOURCES = ["tokens", "scores", "weights", "row_sums", "output", "original_output", "output_diff", "perm_check"];
 
+  // Python answers each step of n, and on a slow server its answer to one step can land after
+  // the next (a held arrow key repeats every ~30 ms). Whenever an answer leaves the maps at another
+  // n than the slider's, the page recomputes from the widgets once the message has been applied
+  // (a microtask, before the next frame), so the step back is never drawn; Python's answer to the
+  // last step then lands on a page that shows that step.
+  function guard(a) {
+    if (a.range_rows.__ae_guarded) return;
+    a.range_rows.__ae_guarded = true;
+    var pending = false;
+    var check = function () {
+      if (pending) return;
+      pending = true;
+      Promise.resolve().then(function () {
+        pending = false;
+        var n = Number(a.n.value);
+        if (Number.isInteger(n) && a.range_rows.factors.length !== n && !settings(a).error) recompute(a);
+      });
+    };
+    [a.range_rows, a.weights, a.scores, a.tokens].forEach(function (m) { a.range_rows.connect(m.change, check); });
+  }
+
   function recompute(a) {
+    if (typeof a.range_rows.connect === "function") guard(a);
     var st = settings(a);
     if (st.error) { quiet(a.message, { text: st.error }); return null; }
     if (a.message.text !== "") quiet(a.message, { text: "" });

@@ -681,6 +681,23 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     proto.__ae_quiet_data = true;
   }
 
+  // A late answer of Python's (to an earlier step of a slider, landing after a later one: a held
+  // arrow key repeats every ~30 ms) is never drawn. Whenever one of `models` changes, `stale()` is
+  // asked once the whole message has been applied (a microtask, before the next frame), and
+  // `redraw()` recomputes from the widgets if the page now shows another step than they do.
+  // Installed once per `owner` model (the plates' glue: masking.js, self_attention.js).
+  function guard_late(owner, models, stale, redraw) {
+    if (owner == null || owner.__ae_guarded || typeof owner.connect !== "function") return;
+    owner.__ae_guarded = true;
+    var pending = false;
+    var check = function () {
+      if (pending) return;
+      pending = true;
+      Promise.resolve().then(function () { pending = false; if (stale()) redraw(); });
+    };
+    models.forEach(function (m) { owner.connect(m.change, check); });
+  }
+
   // Run fn at most once every `ms` for `key`; a call during the wait is kept and runs when it
   // ends (the last one wins), so the final state is always shown.
   var throttled = {};
@@ -705,7 +722,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies, lazy_copies: lazy_copies, axes_on_change: axes_on_change,
     quick_marker_masks: quick_marker_masks, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions,
     unset_css_values: unset_css_values, sets_bk_css: sets_bk_css, early: early, quiet_equal_data: quiet_equal_data,
-    same_data: same_data,
+    same_data: same_data, guard_late: guard_late,
   };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;

@@ -328,23 +328,14 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
   }
 
   // The first step of a run reaches Python before "busy" does, so Python answers it, and on a
-  // slow server that answer can land after a later step. Whenever an answer leaves the maps at
-  // another n than the slider's, the page recomputes from the widgets once the message has been
-  // applied (a microtask, before the next frame): the step back is never drawn, and Python's own
-  // numbers come when it folds the run in.
+  // slow server that answer can land after a later step: an answer that leaves the maps at
+  // another n than the slider's is not drawn (AELive.guard_late); Python's own numbers come when
+  // it folds the run in.
   function guard(a) {
-    if (a.y_range.__ae_guarded) return;
-    a.y_range.__ae_guarded = true;
-    var pending = false;
-    var check = function () {
-      if (pending) return;
-      pending = true;
-      Promise.resolve().then(function () {
-        pending = false;
-        if (!updating && a.y_range.factors.length !== Number(a.n.value)) recompute(a);
-      });
-    };
-    [a.y_range, a.weights, a.scores, a.mask].forEach(function (m) { a.y_range.connect(m.change, check); });
+    if (typeof AELive === "undefined") return;
+    AELive.guard_late(a.y_range, [a.y_range, a.weights, a.scores, a.mask],
+      function () { return !updating && a.y_range.factors.length !== Number(a.n.value); },
+      function () { recompute(a); });
   }
 
   // A tap on the mask flips one cell; the plate becomes custom, starting from the mask on screen.

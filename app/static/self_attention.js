@@ -166,29 +166,18 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
 
   var SOURCES = ["tokens", "scores", "weights", "row_sums", "output", "original_output", "output_diff", "perm_check"];
 
-  // Python answers each step of n, and on a slow server its answer to one step can land after
-  // the next (a held arrow key repeats every ~30 ms). Whenever an answer leaves the maps at another
-  // n than the slider's, the page recomputes from the widgets once the message has been applied
-  // (a microtask, before the next frame), so the step back is never drawn; Python's answer to the
-  // last step then lands on a page that shows that step.
+  // Python answers each step of n: an answer to one step that lands after the next is not drawn
+  // (AELive.guard_late), and its answer to the last step then lands on a page showing that step.
   function guard(a) {
-    if (a.range_rows.__ae_guarded) return;
-    a.range_rows.__ae_guarded = true;
-    var pending = false;
-    var check = function () {
-      if (pending) return;
-      pending = true;
-      Promise.resolve().then(function () {
-        pending = false;
-        var n = Number(a.n.value);
-        if (Number.isInteger(n) && a.range_rows.factors.length !== n && !settings(a).error) recompute(a);
-      });
-    };
-    [a.range_rows, a.weights, a.scores, a.tokens].forEach(function (m) { a.range_rows.connect(m.change, check); });
+    if (typeof AELive === "undefined") return;
+    AELive.guard_late(a.range_rows, [a.range_rows, a.weights, a.scores, a.tokens], function () {
+      var n = Number(a.n.value);
+      return Number.isInteger(n) && a.range_rows.factors.length !== n && !settings(a).error;
+    }, function () { recompute(a); });
   }
 
   function recompute(a) {
-    if (typeof a.range_rows.connect === "function") guard(a);
+    guard(a);
     var st = settings(a);
     if (st.error) { quiet(a.message, { text: st.error }); return null; }
     if (a.message.text !== "") quiet(a.message, { text: "" });

@@ -425,3 +425,65 @@ def live_text(page) -> str | None:
 def focus_ring(page) -> str:
     """The focused element's outline (style and width), e.g. 'solid 3px'."""
     return page.evaluate(DEEP_FOCUS)["outline"]
+
+
+# --- a held arrow key on a served n slider (masking, self-attention) -------------------------
+# An earlier state saved, then replayed into the page as one late message of Python's would be
+# (every factor range and the named sources, in one task, sync false).
+SAVE_STATE = r"""(names) => {
+  const d = Bokeh.documents[0];
+  window.__ae_saved = [];
+  for (const m of d.all_models) {
+    if (m.type === 'FactorRange') window.__ae_saved.push([m.id, {factors: Array.from(m.factors)}]);
+    else if (m.type === 'ColumnDataSource' && names.includes(m.name))
+      window.__ae_saved.push([m.id, {data: Object.fromEntries(Object.entries(m.data).map(([k, v]) => [k, Array.from(v)]))}]);
+  }
+  return window.__ae_saved.length;
+}"""
+REPLAY_STATE = r"""() => {
+  const d = Bokeh.documents[0];
+  for (const [id, attrs] of window.__ae_saved) d.get_model_by_id(id).setv(attrs, {sync: false, check_eq: false});
+}"""
+# Every n drawn, in order: the n of the `weights` source (n × n values) at each animation frame.
+WATCH_FRAMES = r"""() => {
+  window.__ae_drawn = [];
+  const src = Bokeh.documents[0].get_model_by_name('weights');
+  const tick = () => {
+    const n = Math.round(Math.sqrt(src.data.value.length));
+    if (window.__ae_drawn[window.__ae_drawn.length - 1] !== n) window.__ae_drawn.push(n);
+    window.__ae_raf = requestAnimationFrame(tick);
+  };
+  tick();
+}"""
+TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+
+
+def hold_arrow_key(page, sources, n_min: int, n_max: int) -> None:
+    """On a served page with an n slider: step down to n_min and save that state, step to
+    n_min + 1 and replay the saved state as a late answer of Python's, then press ArrowRight 15 ms
+    apart up to n_max. Asserts that the replay is never drawn and that the run draws only
+    increasing n, ending on n_max."""
+    page.locator(".noUi-handle").first.focus()
+    n_now = "() => Bokeh.documents[0].get_model_by_name('n').value"
+    while page.evaluate(n_now) > n_min:
+        sent = ws_count(page)
+        page.keyboard.press("ArrowLeft")
+        wait_synced(page, sent)
+    assert page.evaluate(SAVE_STATE, list(sources)) >= 8
+    sent = ws_count(page)
+    page.keyboard.press("ArrowRight")
+    wait_synced(page, sent)
+    page.evaluate(WATCH_FRAMES)
+    page.evaluate(REPLAY_STATE)
+    page.evaluate(TWO_FRAMES)
+    after_replay = page.evaluate("() => { cancelAnimationFrame(window.__ae_raf); return window.__ae_drawn; }")
+    page.evaluate(WATCH_FRAMES)
+    sent = ws_count(page)
+    for _ in range(n_max - n_min):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(15)
+    wait_synced(page, sent)
+    page.evaluate(TWO_FRAMES)
+    during = page.evaluate("() => { cancelAnimationFrame(window.__ae_raf); return window.__ae_drawn; }")
+    assert after_replay == [n_min + 1]
+    assert during == sorted(during) and during[0] == n_min + 1 and during[-1] == n_max, during

@@ -231,77 +231,20 @@ def test_served_plate_a_tap_is_live_then_python_agrees(tab, served_url):
     tab.assert_no_errors()
 
 
-# Replaying an earlier state into the page as one late message of Python's would (sync false,
-# every factor range and source in one task): the guard must recompute before the next frame.
-SAVE_STATE = r"""(names) => {
-  const d = Bokeh.documents[0];
-  window.__ae_saved = [];
-  for (const m of d.all_models) {
-    if (m.type === 'FactorRange') window.__ae_saved.push([m.id, {factors: Array.from(m.factors)}]);
-    else if (m.type === 'ColumnDataSource' && names.includes(m.name))
-      window.__ae_saved.push([m.id, {data: Object.fromEntries(Object.entries(m.data).map(([k, v]) => [k, Array.from(v)]))}]);
-  }
-  return window.__ae_saved.length;
-}"""
-REPLAY_STATE = r"""() => {
-  const d = Bokeh.documents[0];
-  for (const [id, attrs] of window.__ae_saved) d.get_model_by_id(id).setv(attrs, {sync: false, check_eq: false});
-}"""
-
-# Every n drawn, in order: the weights' n at each animation frame while the page runs.
-WATCH_FRAMES = r"""() => {
-  window.__ae_drawn = [];
-  const src = Bokeh.documents[0].get_model_by_name('weights');
-  const tick = () => {
-    const n = Math.round(Math.sqrt(src.data.value.length));
-    if (window.__ae_drawn[window.__ae_drawn.length - 1] !== n) window.__ae_drawn.push(n);
-    window.__ae_raf = requestAnimationFrame(tick);
-  };
-  tick();
-}"""
-
-
 def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
     """Key presses 15 ms apart (a held key repeats every ~30 ms) on the served n slider: Python
-    waits for the run to end (the mask plot is "busy") and folds it in once, so no answer to an
-    earlier step lands after a later one and draws the plate one step back; then the page holds
-    attention_core's numbers."""
-    from app.plates.masking import MaskingState
+    waits for the run to end (the mask plot is "busy") and folds it in once, and an answer to an
+    earlier step that still lands after a later one (replayed here) is never drawn; the page
+    then holds attention_core's numbers."""
+    from app.plates.masking import N_MAX, N_MIN, MaskingState
+
+    from helpers import hold_arrow_key
 
     page = tab.page
     open_plate(page, f"{served_url}/masking")
     wait_synced(page)
-    handle = page.locator(".noUi-handle").first
-    handle.focus()
-    for _ in range(2):
-        sent = ws_count(page)
-        page.keyboard.press("ArrowLeft")
-        wait_synced(page, sent)
-    n0 = page.evaluate("() => Bokeh.documents[0].get_model_by_name('n').value")
-    assert n0 == 3  # the smallest n
-    # A late answer, replayed: n = 3's ranges and sources land on a page that shows n = 4.
-    assert page.evaluate(SAVE_STATE, list(SOURCES)) >= 10
-    sent = ws_count(page)
-    page.keyboard.press("ArrowRight")
-    wait_synced(page, sent)
-    page.evaluate(WATCH_FRAMES)
-    page.evaluate(REPLAY_STATE)
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
-    assert page.evaluate("() => window.__ae_drawn") == [4]
-    assert_matches_core(read(page), MaskingState(n=4))  # the page's own numbers now (Python had answered)
-    page.evaluate("() => cancelAnimationFrame(window.__ae_raf)")
-    page.evaluate(WATCH_FRAMES)
-    sent = ws_count(page)
-    sent = ws_count(page)
-    for _ in range(5):
-        page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(15)
-    wait_synced(page, sent)
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
-    page.evaluate("() => cancelAnimationFrame(window.__ae_raf)")
-    drawn = page.evaluate("() => window.__ae_drawn")
-    assert drawn == sorted(drawn) and drawn[0] == 4 and drawn[-1] == 8, drawn
-    assert_matches_core(read(page), MaskingState(n=8), tol=0.0)
+    hold_arrow_key(page, SOURCES, N_MIN, N_MAX)
+    assert_matches_core(read(page), MaskingState(n=N_MAX), tol=0.0)
     tab.assert_no_errors()
 
 

@@ -264,74 +264,18 @@ def test_exported_file_works_offline(new_tab, exported_self_attention):
     tab.assert_no_errors()
 
 
-# Replaying an earlier state into the page as one late message of Python's would (sync false,
-# every factor range and source in one task): the guard must recompute before the next frame.
-SAVE_STATE = r"""(names) => {
-  const d = Bokeh.documents[0];
-  window.__ae_saved = [];
-  for (const m of d.all_models) {
-    if (m.type === 'FactorRange') window.__ae_saved.push([m.id, {factors: Array.from(m.factors)}]);
-    else if (m.type === 'ColumnDataSource' && names.includes(m.name))
-      window.__ae_saved.push([m.id, {data: Object.fromEntries(Object.entries(m.data).map(([k, v]) => [k, Array.from(v)]))}]);
-  }
-  return window.__ae_saved.length;
-}"""
-REPLAY_STATE = r"""() => {
-  const d = Bokeh.documents[0];
-  for (const [id, attrs] of window.__ae_saved) d.get_model_by_id(id).setv(attrs, {sync: false, check_eq: false});
-}"""
-
-# Every n drawn, in order: the weights' rows at each animation frame while the page runs.
-WATCH_FRAMES = r"""() => {
-  window.__ae_drawn = [];
-  const src = Bokeh.documents[0].get_model_by_name('weights');
-  const tick = () => {
-    const n = Math.round(Math.sqrt(src.data.value.length));
-    if (window.__ae_drawn[window.__ae_drawn.length - 1] !== n) window.__ae_drawn.push(n);
-    window.__ae_raf = requestAnimationFrame(tick);
-  };
-  tick();
-}"""
-
-
 def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
     """Key presses 15 ms apart on the served n slider (a held key repeats every ~30 ms): an answer
-    of Python's to an earlier step that lands after a later one is never drawn (the page
-    recomputes from the slider first), and the page ends on attention_core's numbers."""
+    of Python's to an earlier step that lands after a later one (replayed here, and met in the
+    run) is never drawn (the page recomputes from the slider first), and the page ends on
+    attention_core's numbers."""
     from app.plates.self_attention import N_MAX, N_MIN
+
+    from helpers import hold_arrow_key
 
     page = tab.page
     open_plate(page, f"{served_url}/self-attention")
     wait_synced(page)
-    page.locator(".noUi-handle").first.focus()
-    from helpers import ws_count
-
-    for _ in range(2):
-        sent = ws_count(page)
-        page.keyboard.press("ArrowLeft")
-        wait_synced(page, sent)
-    assert page.evaluate("() => Bokeh.documents[0].get_model_by_name('n').value") == N_MIN
-    # A late answer, replayed: n = N_MIN's ranges and sources land on a page that shows one more.
-    assert page.evaluate(SAVE_STATE, list(SOURCES)) >= 8
-    sent = ws_count(page)
-    page.keyboard.press("ArrowRight")
-    wait_synced(page, sent)
-    page.evaluate(WATCH_FRAMES)
-    page.evaluate(REPLAY_STATE)
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
-    assert page.evaluate("() => window.__ae_drawn") == [N_MIN + 1]
-    assert_matches_core(read(page), n=N_MIN + 1)  # the page's own numbers now (Python had answered)
-    page.evaluate("() => cancelAnimationFrame(window.__ae_raf)")
-    page.evaluate(WATCH_FRAMES)
-    sent = ws_count(page)
-    sent = ws_count(page)
-    for _ in range(6):
-        page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(15)
-    wait_synced(page, sent)
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
-    page.evaluate("() => cancelAnimationFrame(window.__ae_raf)")
-    drawn = page.evaluate("() => window.__ae_drawn")
-    assert drawn == sorted(drawn) and drawn[0] == N_MIN + 1 and drawn[-1] == N_MAX, drawn
+    hold_arrow_key(page, SOURCES, N_MIN, N_MAX)
     assert_matches_core(read(page), n=N_MAX, by="attention_core")
     tab.assert_no_errors()

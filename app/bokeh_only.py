@@ -80,7 +80,9 @@ def _panel_only_script(attrs: str, body: str) -> bool:
 
 
 def _embeds_the_document(attrs: str, body: str) -> bool:
-    return "src=" not in attrs and "embed_items(" in body
+    # The call Bokeh's template writes; an inlined BokehJS bundle defines embed_items but does
+    # not call it so (the unminified one names it in its own source).
+    return "src=" not in attrs and "Bokeh.embed.embed_items(" in body
 
 
 def early_script() -> str:

@@ -86,6 +86,7 @@ def drop_unused_bundles() -> None:
 EARLY_CALL = "AELive.early();"
 
 
+@cache
 def early_js() -> str:
     """live.js and the call that puts its first-build patches on BokehJS's classes (AELive.early):
     run after BokehJS has loaded and before a document is built."""

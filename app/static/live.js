@@ -681,6 +681,15 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     proto.__ae_quiet_data = true;
   }
 
+  // While widgets change, `plot` carries "busy" and Python waits; `ms` after the last change the
+  // mark goes and Python folds the widgets in once (scaling.js, masking.js).
+  var still_timers = {};
+  function busy_until_still(plot, ms) {
+    if (plot.tags.indexOf("busy") < 0) plot.tags = ["busy"];
+    clearTimeout(still_timers[plot.id]);
+    still_timers[plot.id] = setTimeout(function () { delete still_timers[plot.id]; plot.tags = []; }, ms);
+  }
+
   // A late answer of Python's (to an earlier step of a slider, landing after a later one: a held
   // arrow key repeats every ~30 ms) is never drawn. Whenever one of `models` changes, `stale()` is
   // asked once the whole message has been applied (a microtask, before the next frame), and
@@ -722,7 +731,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies, lazy_copies: lazy_copies, axes_on_change: axes_on_change,
     quick_marker_masks: quick_marker_masks, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions,
     unset_css_values: unset_css_values, sets_bk_css: sets_bk_css, early: early, quiet_equal_data: quiet_equal_data,
-    same_data: same_data, guard_late: guard_late,
+    same_data: same_data, guard_late: guard_late, busy_until_still: busy_until_still,
   };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;

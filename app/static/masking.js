@@ -314,7 +314,6 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
   // last change. Answering every step instead, Python's answer to one step could land after the
   // next and draw the plate one step back for a frame.
   var SETTLE_MS = 150;
-  var settle_timer = null;
   function on_widget(a) {
     if (updating) return;  // this file is setting the widgets itself
     guard(a);
@@ -322,9 +321,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     // the page has already computed what it shows (BokehJS runs the callback a moment later).
     if (a.plot.__ae_shown === shown_key(settings(a))) return;
     recompute(a);
-    if (a.plot.tags.indexOf("busy") < 0) a.plot.tags = ["busy"];
-    clearTimeout(settle_timer);
-    settle_timer = setTimeout(function () { settle_timer = null; a.plot.tags = []; }, SETTLE_MS);
+    if (typeof AELive !== "undefined") AELive.busy_until_still(a.plot, SETTLE_MS);
   }
 
   // The first step of a run reaches Python before "busy" does, so Python answers it, and on a

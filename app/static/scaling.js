@@ -11,7 +11,6 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
   var M = AttentionMirror;
   var BASE = [2, 1, 0], N_SAMPLES = 10000, DENSITY_POINTS = 161, MAX_EXP = 10, DEFAULT_D_K = 64;
   var drags = {};  // plot id -> true while a pan is in progress
-  var settle = {};  // flat plot id -> timer that ends a run of widget changes
   var SETTLE_MS = 150;
 
   // --- how numbers are written (scaling.py's sci, short, weight_text, trim) ----------------
@@ -142,10 +141,7 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
     // change event then finds the views showing these settings, and need not paint them again.
     if (a.hist.__ae_shown !== shown_key(settings(a))) recompute(a);
     if (Object.keys(drags).length > 0) return;  // a pan commits when it ends
-    var plot = a.flat_plot;
-    if (plot.tags.indexOf("busy") < 0) plot.tags = ["busy"];
-    clearTimeout(settle[plot.id]);
-    settle[plot.id] = setTimeout(function () { delete settle[plot.id]; plot.tags = []; }, SETTLE_MS);
+    if (typeof AELive !== "undefined") AELive.busy_until_still(a.flat_plot, SETTLE_MS);
   }
 
   // Python pushes "rendered" (the state its numbers are for) before its labels and numbers, each

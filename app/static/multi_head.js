@@ -247,7 +247,8 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   // renderers have their new glyphs (AEPage.one_layout; node tests load this file without page.js).
   function recompute(a, st) {
     var r = null, doc = a.head.document;
-    if (typeof AEPage !== "undefined" && AEPage.one_layout && doc) AEPage.one_layout(doc, function () { r = recompute_all(a, st); }, true);
+    var figures = [a.head_fig, a.concat_fig, a.w_o_fig, a.out_fig].filter(Boolean);
+    if (typeof AEPage !== "undefined" && AEPage.one_layout && doc) AEPage.one_layout(doc, function () { r = recompute_all(a, st); }, true, figures);
     else r = recompute_all(a, st);
     return r;
   }

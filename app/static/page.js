@@ -448,25 +448,25 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // the multi-head page, three of four figures were drawn twice for each change of n). In the
   // frame, the layout runs before the repaints that the change asked for, draws each figure once
   // with its new glyphs, and leaves those repaints nothing to draw.
-  var held = null;  // the document whose roots wait for the next frame
-  function one_layout(doc, fn, next_frame) {
-    if (held != null && held === doc) { fn(); return; }  // already noting: that frame lays out for this too
-    var roots = layout_roots(doc), dirty = [], own = Object.prototype.hasOwnProperty;
-    var kept = roots.map(function (v) {
-      return { invalidate_layout: own.call(v, "invalidate_layout") ? v.invalidate_layout : null,
-               compute_layout: own.call(v, "compute_layout") ? v.compute_layout : null };
-    });
+  //
+  // `local`: figures that `fn` may resize and that can be laid out alone. A root's layout
+  // restyles, measures and lays out every view of the page and repaints every figure (on the
+  // multi-head page, a change of n resizes three figures of four and laid out ~100 views for
+  // them). When nothing but these figures asked for a layout, each is laid out by itself instead
+  // (lay_out_alone); the page around them flows by CSS, which is how BokehJS 3 places its views.
+  var held = null;  // the document whose roots (and local figures) wait for the next frame
+  function one_layout(doc, fn, next_frame, local) {
+    if (held != null && held.doc === doc) { note_local(held, local); fn(); return; }
+    var roots = layout_roots(doc), dirty = [];
+    var run = { doc: doc, shadows: [], dirty: dirty, alone: [] };
     roots.forEach(function (v) {
-      // Own properties shadow the methods until they are put back below.
-      v.invalidate_layout = v.compute_layout = function () { if (dirty.indexOf(v) < 0) dirty.push(v); };
+      shadow(run, v, ["invalidate_layout", "compute_layout"], function () { if (dirty.indexOf(v) < 0) dirty.push(v); });
     });
+    note_local(run, local);
     var release = function () {
-      roots.forEach(function (v, i) {
-        ["invalidate_layout", "compute_layout"].forEach(function (k) {
-          if (kept[i][k]) v[k] = kept[i][k]; else delete v[k];
-        });
-      });
-      dirty.forEach(function (v) { if (!v.is_destroyed) v.invalidate_layout(); });
+      run.shadows.forEach(function (s) { if (s.kept) s.view[s.name] = s.kept; else delete s.view[s.name]; });
+      if (dirty.length) dirty.forEach(function (v) { if (!v.is_destroyed) v.invalidate_layout(); });
+      else lay_out_alone(run.alone);
     };
     if (!next_frame || typeof requestAnimationFrame !== "function") {
       try { fn(); } finally { release(); }
@@ -475,8 +475,48 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     // Asked for before `fn` runs, so that this frame callback comes before the figures' repaints
     // that `fn` asks for (a frame runs its callbacks in the order they were asked for).
     var frame = requestAnimationFrame(function () { held = null; release(); });
-    held = doc;
+    held = run;
     try { fn(); } catch (e) { cancelAnimationFrame(frame); held = null; release(); throw e; }
+  }
+  // Own properties shadow a view's methods until release puts them back.
+  function shadow(run, v, names, fn) {
+    names.forEach(function (name) {
+      run.shadows.push({ view: v, name: name, kept: Object.prototype.hasOwnProperty.call(v, name) ? v[name] : null });
+      v[name] = fn;
+    });
+  }
+  function note_local(run, models) {
+    views_of(models || []).forEach(function (v) {
+      if (run.shadows.some(function (s) { return s.view === v; })) return;
+      shadow(run, v, ["invalidate_layout"], function () { if (run.alone.indexOf(v) < 0) run.alone.push(v); });
+    });
+  }
+  // A model's view, looked up once (Bokeh.index.find_one walks the whole view tree per call).
+  var view_cache = typeof WeakMap === "function" ? new WeakMap() : null;
+  function views_of(models) {
+    if (!view_cache || typeof Bokeh === "undefined" || !Bokeh.index || typeof Bokeh.index.query !== "function") return [];
+    var fresh = function (m) { var v = view_cache.get(m); return v && !v.is_destroyed && v.model === m ? v : null; };
+    var missing = models.filter(function (m) { return !fresh(m); });
+    if (missing.length) {
+      Array.from(Bokeh.index.query(function (v) { return missing.indexOf(v.model) >= 0; })).forEach(function (v) {
+        if (!v.is_destroyed) view_cache.set(v.model, v);
+      });
+    }
+    return models.map(fresh).filter(Boolean);
+  }
+  // A root's compute_layout, for these figures only: their own styles and panels, their boxes and
+  // their ancestors' boxes (so that the ancestors' ResizeObservers find nothing changed and do
+  // not lay the whole page out after all), then their layout, which repaints them. Every style
+  // is written before the first box is read: one reflow of the page.
+  function lay_out_alone(views) {
+    views = views.filter(function (v) { return !v.is_destroyed; });
+    views.forEach(function (v) { v.update_layout(); });
+    views.forEach(function (v) { v.measure_layout(); });
+    views.forEach(function (v) {
+      v.update_bbox();
+      for (var p = v.parent; p != null; p = p.parent) if (typeof p._update_bbox === "function") p._update_bbox();
+    });
+    views.forEach(function (v) { v._compute_layout(); v.after_layout(); });
   }
 
   function frames(n, fn) { if (n <= 0) fn(); else requestAnimationFrame(function () { frames(n - 1, fn); }); }

@@ -4,8 +4,9 @@ They lean on BokehJS internals and are guarded (a BokehJS that changed shape is 
 without a test a new Bokeh could silently undo them:
 - AELive.coalesce_updates (live.js): one change of n on the masking page recomputes each glyph
   renderer once, not four or five times;
-- AEPage.one_layout (page.js), used by multi_head.js: a new n resizes four figures and the page
-  is laid out once, not four times, in the next frame, where each figure is drawn once;
+- AEPage.one_layout (page.js), used by multi_head.js: a new n or h resizes three or four figures,
+  and in the next frame just those are laid out, each drawn once, with no layout of the whole
+  page, and they end where a layout of the whole page puts them;
 - AELive.axes_on_change: a change that moves no range or axis measures no axis, and one that
   widens an axis's labels still lays its figure out again;
 - AELive.quick_marker_masks: a scatter's mask builds no Range1d and keeps the markers BokehJS's
@@ -121,31 +122,74 @@ COUNT_DRAWS = r"""() => {
 }"""
 
 
-def test_one_change_of_n_lays_the_multi_head_page_out_once(new_tab, export_plate):
-    """A new n resizes four figures; AEPage.one_layout makes that one layout, not one per figure,
-    and (waiting for the frame, after the renderers' new glyphs) draws each figure once."""
+# Every layout view's box and every figure's frame, by model id.
+BOXES = r"""() => {
+  const out = {};
+  for (const v of Bokeh.index.query((v) => typeof v.compute_layout === "function")) {
+    const b = v.bbox, f = v.frame && v.frame.bbox;
+    out[v.model.id] = [b.left, b.top, b.width, b.height].concat(f ? [f.left, f.top, f.width, f.height] : []);
+  }
+  return out;
+}"""
+
+# The whole page laid out again, as BokehJS does it (every root's invalidate_layout), then two frames.
+FULL_LAYOUT = r"""() => {
+  for (const v of Bokeh.index.query((v) => v.is_layout_root === true)) v.invalidate_layout();
+  return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));
+}"""
+
+FIGURES = ['head_maps', 'concat_map', 'w_o_map', 'output_map']
+
+
+@pytest.mark.parametrize("change", ["n", "d_model"])
+def test_a_change_of_n_or_width_lays_out_only_the_resized_figures(new_tab, export_plate, change):
+    """A new n or d_model resizes three figures of four; AEPage.one_layout lays out just those,
+    in the next frame, without a layout of the whole page, and draws each figure at most once,
+    each resized one once (W_O, which n leaves as it is, not at all). A whole-page layout
+    afterwards then moves no box and changes no pixel: the figures' own layout put everything
+    where BokehJS would."""
     from test_multi_head_browser import READY as MH_READY
+    from test_multi_head_browser import TAG as MH_TAG
     from test_multi_head_browser import assert_matches_core as mh_matches_core
     from test_multi_head_browser import read as mh_read
 
     tab, page = open_exported(new_tab, export_plate, "multi-head", MH_READY)
+    page.set_viewport_size({"width": 1280, "height": 2000})
     st = mh_read(page)
     d_model, h, n = st["setting"]["d_model"][0], st["setting"]["h"][0], st["setting"]["n"][0]
-    sizes = page.evaluate("""() => ['head_maps', 'concat_map', 'w_o_map', 'output_map'].map((k) => {
-        const m = Bokeh.documents[0].get_model_by_name(k); return [m.frame_width, m.frame_height]; })""")
+    sizes = page.evaluate("""(ks) => ks.map((k) => {
+        const m = Bokeh.documents[0].get_model_by_name(k); return [m.frame_width, m.frame_height]; })""", FIGURES)
     assert page.evaluate(COUNT_LAYOUTS) >= 1
     page.evaluate(COUNT_DRAWS)
-    page.evaluate("(n) => { Bokeh.documents[0].get_model_by_name('n').value = n; }", n + 1)
-    page.wait_for_function("""(n) => Bokeh.documents[0].get_model_by_name('setting').data.n[0] === n &&
-        new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))""", arg=n + 1)
-    after = page.evaluate("""() => ['head_maps', 'concat_map', 'w_o_map', 'output_map'].map((k) => {
-        const m = Bokeh.documents[0].get_model_by_name(k); return [m.frame_width, m.frame_height]; })""")
-    assert sum(a != b for a, b in zip(sizes, after)) >= 3, (sizes, after)  # the figures did change size
-    assert page.evaluate("() => window.__ae_layouts") == 1
-    # Three figures get new glyphs and all four a new size; each is drawn once (the layout drawn
-    # at once, before the glyphs' update, drew three of them twice).
-    assert page.evaluate("() => window.__ae_draws") == {"head_maps": 1, "concat_map": 1, "w_o_map": 1, "output_map": 1}
-    mh_matches_core(mh_read(page), d_model, h, n + 1)
+    if change == "n":
+        handle = page.locator(".noUi-handle").first
+        handle.focus()
+        page.keyboard.press("ArrowRight")  # a real key on the n slider
+        n += 1
+        handle.evaluate("(e) => e.blur()")  # no focus ring in the pictures below
+    else:
+        page.evaluate(MH_TAG, ["d_model"])
+        d_model = 16 if d_model != 16 else 8
+        page.locator("[data-ae-name=d_model] select").select_option(str(d_model))
+        page.locator("[data-ae-name=d_model] select").evaluate("(e) => e.blur()")
+    page.wait_for_function("""([d, h, n]) => { const s = Bokeh.documents[0].get_model_by_name('setting').data;
+        return s.d_model[0] === d && s.n[0] === n && s.h[0] === h &&
+          new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))); }""", arg=[d_model, h, n])
+    after = page.evaluate("""(ks) => ks.map((k) => {
+        const m = Bokeh.documents[0].get_model_by_name(k); return [m.frame_width, m.frame_height]; })""", FIGURES)
+    resized = [k for k, a, b in zip(FIGURES, sizes, after) if a != b]
+    assert len(resized) >= 3, (sizes, after)  # the figures did change size
+    assert page.evaluate("() => window.__ae_layouts") == 0  # no whole-page layout, not even from a ResizeObserver
+    draws = page.evaluate("() => window.__ae_draws")
+    assert all(draws[k] == 1 for k in resized) and max(draws.values()) == 1, draws
+    if change == "n":
+        assert draws["w_o_map"] == 0, draws
+    mh_matches_core(mh_read(page), d_model, h, n)
+    boxes, picture = page.evaluate(BOXES), page.screenshot(full_page=True)
+    page.evaluate(FULL_LAYOUT)
+    assert page.evaluate("() => window.__ae_layouts") >= 1
+    assert page.evaluate(BOXES) == boxes
+    assert page.screenshot(full_page=True) == picture
     tab.assert_offline()
     tab.assert_no_errors()
 

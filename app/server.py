@@ -10,6 +10,7 @@ import panel as pn
 from . import registry
 from .jsassets import drop_unused_bundles, run_live_js_early
 from .patch_batching import batch_patches
+from .page_html import quick_page_html
 from .spare_pages import install_spare_pages, local_stylesheets
 from .page import attach_ready, index_page, plate_page, session_args
 
@@ -95,6 +96,7 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
     reuse = os.environ.get("AE_REUSE_SESSIONS", "0")
     pn.config.reuse_sessions = {"0": False, "1": True}.get(reuse, reuse)
     drop_unused_bundles()
+    quick_page_html()  # the page's HTML from doc.models, not two walks of the document (app/page_html.py)
     run_live_js_early()
     batch_patches()
     # A document built ahead for each route's next plain visitor (app/spare_pages.py).

@@ -1,0 +1,43 @@
+"""app.page_html answers two of Panel 1.10's questions about a served page (which stylesheets to
+point at this server, whether the page needs BokehJS's tables bundle) from `doc.models` instead
+of walking the document. It relies on what those functions do with the models they find: held
+here to their sources, so that a Panel that asks differently is read again before the shortcut is
+trusted; and to the server, which installs it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import textwrap
+
+from panel.io import resources as pr
+
+from app import server
+
+# sha256 of Panel 1.10.0's panel.io.resources.patch_model_css and _panel_use_tables, dedented.
+PANEL_PATCH_MODEL_CSS_SHA256 = "d2cdf392b550b503c474f5fc3d982213e59353c00646cfe0520629da1d20f61b"
+PANEL_USE_TABLES_SHA256 = "a8d661d2a854cfcf4716a77c21cc2634068abfdd102306b9057bb67d93cd85ac"
+
+
+def _sha256(f) -> tuple[str, str]:
+    source = textwrap.dedent(inspect.getsource(getattr(f, "_ae_original", f)))
+    return hashlib.sha256(source.encode()).hexdigest(), source
+
+
+def test_panels_stylesheet_patch_is_the_one_read():
+    digest, source = _sha256(pr.patch_model_css)
+    assert digest == PANEL_PATCH_MODEL_CSS_SHA256, source
+
+
+def test_panels_tables_test_is_the_one_read():
+    digest, source = _sha256(pr._panel_use_tables)
+    assert digest == PANEL_USE_TABLES_SHA256, source
+
+
+def test_the_server_installs_the_quick_page_html(monkeypatch):
+    calls = []
+    monkeypatch.setattr(server, "quick_page_html", lambda: calls.append(1))
+    monkeypatch.setattr(server.pn, "serve", lambda *a, **k: None)
+    server.serve(port=5998)
+    assert calls == [1]

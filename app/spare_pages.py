@@ -1,4 +1,4 @@
-"""A page built ahead for each route, handed to the route's next visitor whose link has no arguments.
+"""A page built ahead for each route and link, handed to the next visitor who follows the same link.
 
 A Bokeh server builds the visitor's document before it sends the first byte of HTML: 0.3-0.5 s of
 a served plate's cold load here, on top of the browser's own work, and as much again for every
@@ -6,13 +6,17 @@ visitor after the first. Once a route has had a visitor with a plain link (no ?s
 no embed), `install_spare_pages()` keeps one more document of that route built, in the server's
 idle time: the next plain visitor gets it at once, and the following spare is built once that
 visitor's page has rendered (its document_ready event), so that building it takes nothing from
-their own load. A visitor with arguments, or one who arrives while no spare is ready and none is
-being built, gets a document built for them as before; one who arrives while a spare is being
-built waits for that build instead of starting a second. A spare is never handed out twice.
+their own load. A link with arguments (?preset=..., a copied state) is kept the same way once two
+of its visitors have come with no other such link between them, for the route's last such link:
+a class that opens the instructor's link finds its page built too, and a link followed once
+costs no build. The plain link's spare stays while another link's comes and goes. A visitor whose
+link has no spare, or who arrives while none is ready and none is being built, gets a document
+built for them as before; one who arrives while their link's spare is being built waits for that
+build instead of starting a second. A spare is never handed out twice.
 
 The spare is built as Bokeh 3.10's `ApplicationContext._create_session` builds a session's
 document (session context, request, token, session-created hooks, the application's
-`initialize_document`), from the route's last plain visitor's request path and token but with no
+`initialize_document`), from the link's last visitor's request path, token and arguments but with no
 headers or cookies (the plates are built from the link alone); only the ServerSession is made
 later, for the visitor who takes it, under their own session id, request and token.
 tests/codebase/test_spare_pages_source.py holds the copy to Bokeh's method.
@@ -38,13 +42,20 @@ FALLBACK_S = 5.0  # ... or this long after the visitor came, if their page never
 
 
 class _Route:
-    """The spare of one application context (one route) and what is needed to build the next."""
+    """The spare of one link of one application context (route) and what is needed to build the next."""
 
-    def __init__(self) -> None:
+    def __init__(self, link=()) -> None:
         self.spare = None  # (document, session context), built and not yet handed out
         self.building: asyncio.Task | None = None
         self.timer: asyncio.TimerHandle | None = None
-        self.template = None  # (request, token) of the route's last plain visitor
+        self.template = None  # (request, token) of the link's last visitor
+        self.link = link
+        self.visits = 0
+
+    def worth_keeping(self) -> bool:
+        """The plain link always; another once two visitors have followed it (a link seen once, a
+        state one student copied for themselves, would cost a build no one takes)."""
+        return self.link == () or self.visits >= 2
 
     async def take(self):
         """The spare, waiting for one being built; None when there is none to wait for."""
@@ -64,6 +75,8 @@ class _Route:
         self.timer = None
         if self.spare is not None or (self.building is not None and not self.building.done()) or self.template is None:
             return
+        if not self.worth_keeping():
+            return
         request, token = self.template
         self.building = asyncio.ensure_future(self._build(ctx, request, token))
 
@@ -76,13 +89,22 @@ class _Route:
             log.exception("building a spare page for %s failed", getattr(ctx, "url", "?"))
 
 
-_ROUTES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # application context -> _Route
+_ROUTES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # application context -> {link: _Route}
+PLAIN = ()  # the link with no arguments
 
 
-def _route(ctx) -> _Route:
-    if ctx not in _ROUTES:
-        _ROUTES[ctx] = _Route()
-    return _ROUTES[ctx]
+def _route(ctx, link=PLAIN) -> _Route:
+    """The spare of `link` (see link_of) on `ctx`. Besides the plain link, a route keeps one other:
+    a new one replaces the last (its spare is dropped, its next build called off)."""
+    links = _ROUTES.setdefault(ctx, {})
+    if link not in links:
+        for old in [k for k in links if k != PLAIN]:
+            dropped = links.pop(old)
+            if dropped.timer is not None:
+                dropped.timer.cancel()
+            dropped.spare = dropped.template = None
+        links[link] = _Route(link)
+    return links[link]
 
 
 def _request_proxy(request, token):
@@ -97,16 +119,25 @@ def _request_proxy(request, token):
                          headers=payload.get("headers"))
 
 
-def plain(token) -> bool:
-    """Whether a session's link carries no arguments at all (only then may it take a spare)."""
+def link_of(token):
+    """A session's link arguments as a key ((name, (values...)), ... sorted; PLAIN for none), or
+    None when there is no token or it cannot be read (that visitor gets their own document)."""
     from bokeh.util.token import get_token_payload
 
     if not token:
-        return False
+        return None
     try:
-        return not get_token_payload(token).get("arguments")
+        args = get_token_payload(token).get("arguments") or {}
+        return tuple(sorted((str(k), tuple(bytes(v) if isinstance(v, (bytes, bytearray)) else str(v) for v in vs))
+                            for k, vs in args.items()))
     except Exception:  # noqa: BLE001 - an unreadable token gets its own document
-        return False
+        return None
+
+
+def _link_arguments(token) -> dict:
+    from bokeh.util.token import get_token_payload
+
+    return dict(get_token_payload(token).get("arguments") or {}) if token else {}
 
 
 async def build_document(ctx, request, token):
@@ -117,8 +148,8 @@ async def build_document(ctx, request, token):
     doc = Document()
     session_context = BokehSessionContext(f"spare-{uuid.uuid4().hex}", ctx.server_context, doc,
                                           logout_url=ctx._logout_url)
-    # The last plain visitor's request path, without their headers or cookies.
-    session_context._request = _RequestProxy(request, arguments={}, cookies={}, headers={})
+    # The link's last visitor's request path and arguments, without their headers or cookies.
+    session_context._request = _RequestProxy(request, arguments=_link_arguments(token), cookies={}, headers={})
     session_context._token = token
     doc._session_context = weakref.ref(session_context)
     try:
@@ -208,10 +239,12 @@ def install_spare_pages() -> bool:
         return True
 
     async def _create_session(self, session_id, request=None, token=None):
-        route = _route(self)
-        if request is None or not plain(token):
+        link = link_of(token)
+        if request is None or link is None:
             return await original(self, session_id, request, token)
+        route = _route(self, link)
         route.template = (request, token)
+        route.visits += 1
         spare = await route.take()
         session = adopt(self, spare, session_id, request, token) if spare is not None else \
             await original(self, session_id, request, token)

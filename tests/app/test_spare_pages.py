@@ -2,7 +2,9 @@
 Bokeh's own ApplicationContext (no HTTP, no browser):
 - the first plain visitor's document is built for them, and once their page has rendered
   (document_ready) one more is built and handed, whole and unshared, to the next plain visitor;
-- a visitor whose link has arguments always gets a document built from their arguments;
+- a visitor whose link has arguments gets a document built from their arguments: the first
+  the first two for them, the next ones ahead, as for the plain link, keeping the plain link's
+  spare; a spare is built from the link alone, never from a visitor's cookies or headers;
 - two visitors never share a document, also when they arrive together while a spare is built;
 - the visitor who takes a spare gets their own session id, request and token on it.
 Every served page of the browser tests goes through the same path (the server installs it).
@@ -29,18 +31,22 @@ def _context():
     built = []
 
     def build(doc):
-        args = doc.session_context.request.arguments
+        request = doc.session_context.request
+        args = request.arguments
         built.append(doc)
         sheet = ImportedStyleSheet(name="sheet", url=LOCAL_DIST + "css/x.css")
         doc.add_root(Div(name="args", text=repr(sorted(args)), stylesheets=[sheet]))
+        doc.add_root(Div(name="values", text=repr(sorted((k, [bytes(x).decode() for x in v]) for k, v in args.items()))))
+        doc.add_root(Div(name="cookies", text=repr(sorted(request.cookies))))
 
     return ApplicationContext(Application(FunctionHandler(build)), url="/plate"), built
 
 
-def _visitor(session_id: str, **arguments):
+def _visitor(session_id: str, cookies=None, **arguments):
     args = {k: [v.encode()] for k, v in arguments.items()}
-    token = generate_jwt_token(session_id, extra_payload={"headers": {}, "cookies": {}, "arguments": args})
-    return session_id, SimpleNamespace(arguments=args, cookies={}, headers={}), token
+    cookies = cookies or {}
+    token = generate_jwt_token(session_id, extra_payload={"headers": {}, "cookies": cookies, "arguments": args})
+    return session_id, SimpleNamespace(arguments=args, cookies=cookies, headers={}), token
 
 
 async def _until(test, timeout=10.0):
@@ -104,6 +110,55 @@ def test_a_link_with_arguments_gets_its_own_page():
         assert linked.document.get_model_by_name("args").text == "['angle']"
         assert spare_doc.get_model_by_name("args").text == "[]"
         assert len(built) == 3
+
+    asyncio.run(run())
+
+
+def test_a_link_with_arguments_is_built_ahead_for_its_next_visitor():
+    assert install_spare_pages()
+
+    async def run():
+        ctx, built = _context()
+        _, plain_route, plain_spare = await _first_visit(ctx)
+
+        # The link's first visitor: built for them, from their arguments (and cookies); a link
+        # followed once is not built again ahead.
+        first = await ctx.create_session_if_needed(*_visitor("l1", cookies={"secret": "x"}, preset="four-tokens"))
+        assert built[-1] is first.document and len(built) == 3
+        assert first.document.get_model_by_name("cookies").text == "['secret']"
+        link = spare_pages.link_of(first.token)
+        assert link == (("preset", (b"four-tokens",)),)
+        route = spare_pages._route(ctx, link)
+        _rendered(first)
+        await _until(lambda: route.timer is None)  # the refill after the render has run ...
+        assert route.spare is None and route.building is None and len(built) == 3  # ... and built nothing
+
+        # Its second visitor: built for them too; once their page has rendered, one is built ahead
+        # from the link alone.
+        second = await ctx.create_session_if_needed(*_visitor("l2", cookies={"secret": "y"}, preset="four-tokens"))
+        assert built[-1] is second.document and len(built) == 4
+        _rendered(second)
+        await _until(lambda: route.spare is not None)
+        spare_doc = route.spare[0]
+        assert spare_doc.get_model_by_name("values").text == "[('preset', ['four-tokens'])]"
+        assert spare_doc.get_model_by_name("cookies").text == "[]"  # the link alone, not a visitor
+
+        # The next visitor of the same link takes it, under their own id and request.
+        third = await ctx.create_session_if_needed(*_visitor("l3", preset="four-tokens"))
+        assert third.document is spare_doc and third.id == "l3" and route.spare is None
+        assert spare_doc.session_context.request.arguments == {"preset": [b"four-tokens"]}
+        assert len(built) == 5
+
+        # Another link replaces this one (its spare dropped); the plain link's spare waits on.
+        _rendered(third)
+        await _until(lambda: route.spare is not None)
+        other = await ctx.create_session_if_needed(*_visitor("o1", preset="two-tokens"))
+        assert built[-1] is other.document
+        assert other.document.get_model_by_name("values").text == "[('preset', ['two-tokens'])]"
+        assert route.spare is None and link not in spare_pages._ROUTES[ctx]
+        assert plain_route.spare[0] is plain_spare
+        plain = await ctx.create_session_if_needed(*_visitor("p2"))
+        assert plain.document is plain_spare
 
     asyncio.run(run())
 

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import panel as pn
+from bokeh.settings import settings as bokeh_settings
 
 from . import registry
 from .jsassets import drop_unused_bundles, run_live_js_early
@@ -95,6 +96,12 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
     # sessions, against flat without it, and that is not explained yet.
     reuse = os.environ.get("AE_REUSE_SESSIONS", "0")
     pn.config.reuse_sessions = {"0": False, "1": True}.get(reuse, reuse)
+    # Bokeh checks each new session's document before its page can have it (Document.validate:
+    # a walk of the models and every model's validators, 34-74 ms per plate here). The plates'
+    # documents are checked once in the tests instead (tests/app/test_plates_build.py), so the
+    # server skips it unless BOKEH_VALIDATE_DOC asks for it.
+    if "BOKEH_VALIDATE_DOC" not in os.environ:
+        bokeh_settings.perform_document_validation.set_value(False)
     drop_unused_bundles()
     quick_page_html()  # the page's HTML from doc.models, not two walks of the document (app/page_html.py)
     run_live_js_early()

@@ -7,32 +7,23 @@ trusted; and to the server, which installs it.
 
 from __future__ import annotations
 
-import hashlib
-import inspect
-import textwrap
-
+import pytest
 from panel.io import resources as pr
 
 from app import server
+from source_digest import source_sha256
 
-# sha256 of Panel 1.10.0's panel.io.resources.patch_model_css and _panel_use_tables, dedented.
-PANEL_PATCH_MODEL_CSS_SHA256 = "d2cdf392b550b503c474f5fc3d982213e59353c00646cfe0520629da1d20f61b"
-PANEL_USE_TABLES_SHA256 = "a8d661d2a854cfcf4716a77c21cc2634068abfdd102306b9057bb67d93cd85ac"
-
-
-def _sha256(f) -> tuple[str, str]:
-    source = textwrap.dedent(inspect.getsource(getattr(f, "_ae_original", f)))
-    return hashlib.sha256(source.encode()).hexdigest(), source
+# sha256 of Panel 1.10.0's functions that app.page_html answers for, dedented.
+PANEL_SOURCES = {
+    "patch_model_css": "d2cdf392b550b503c474f5fc3d982213e59353c00646cfe0520629da1d20f61b",
+    "_panel_use_tables": "a8d661d2a854cfcf4716a77c21cc2634068abfdd102306b9057bb67d93cd85ac",
+}
 
 
-def test_panels_stylesheet_patch_is_the_one_read():
-    digest, source = _sha256(pr.patch_model_css)
-    assert digest == PANEL_PATCH_MODEL_CSS_SHA256, source
-
-
-def test_panels_tables_test_is_the_one_read():
-    digest, source = _sha256(pr._panel_use_tables)
-    assert digest == PANEL_USE_TABLES_SHA256, source
+@pytest.mark.parametrize("name", sorted(PANEL_SOURCES))
+def test_panels_function_is_the_one_read(name):
+    digest, source = source_sha256(getattr(pr, name))
+    assert digest == PANEL_SOURCES[name], source
 
 
 def test_the_server_installs_the_quick_page_html(monkeypatch):

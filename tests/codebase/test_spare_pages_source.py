@@ -8,15 +8,12 @@ trusted; and to the server, which installs it unless AE_SPARE_PAGES=0.
 
 from __future__ import annotations
 
-import hashlib
-import inspect
-import textwrap
-
 from bokeh.protocol.messages.pull_doc_reply import pull_doc_reply
 from bokeh.server import session as bk_session
 from bokeh.server.contexts import ApplicationContext
 
 from app import server
+from source_digest import source_sha256
 
 # sha256 of Bokeh 3.10.2's ApplicationContext._create_session, dedented.
 BOKEH_CREATE_SESSION_SHA256 = "e83501e43a8061cb2ca7e3905b64dda083dee29d1c74a532739e5f35b0267e9c"
@@ -26,20 +23,15 @@ BOKEH_SERIALIZE_PULL_REPLY_SHA256 = "1738ea95a8ddd9732c72cb802cc65e708e7ddafe52e
 BOKEH_PULL_DOC_REPLY_CREATE_SHA256 = "f9d88806651ecec87c98610368e0a0148ebb4ca93fb020c68b6aad3093c967e8"
 
 
-def _sha256(f) -> tuple[str, str]:
-    source = textwrap.dedent(inspect.getsource(getattr(f, "_ae_original", f)))
-    return hashlib.sha256(source.encode()).hexdigest(), source
-
-
 def test_bokehs_session_builder_is_the_one_copied():
-    digest, source = _sha256(ApplicationContext._create_session)
+    digest, source = source_sha256(ApplicationContext._create_session)
     assert digest == BOKEH_CREATE_SESSION_SHA256, source
 
 
 def test_bokehs_pull_reply_is_the_one_made_ahead():
-    digest, source = _sha256(bk_session._serialize_pull_reply)
+    digest, source = source_sha256(bk_session._serialize_pull_reply)
     assert digest == BOKEH_SERIALIZE_PULL_REPLY_SHA256, source
-    digest, source = _sha256(pull_doc_reply.create)
+    digest, source = source_sha256(pull_doc_reply.create)
     assert digest == BOKEH_PULL_DOC_REPLY_CREATE_SHA256, source
 
 

@@ -41,10 +41,13 @@ AFTER_READY_S = 0.05  # the next spare is built this long after the visitor's pa
 FALLBACK_S = 5.0  # ... or this long after the visitor came, if their page never says it has
 
 
+PLAIN = ()  # the link with no arguments (see link_of)
+
+
 class _Route:
     """The spare of one link of one application context (route) and what is needed to build the next."""
 
-    def __init__(self, link=()) -> None:
+    def __init__(self, link=PLAIN) -> None:
         self.spare = None  # (document, session context), built and not yet handed out
         self.building: asyncio.Task | None = None
         self.timer: asyncio.TimerHandle | None = None
@@ -55,7 +58,7 @@ class _Route:
     def worth_keeping(self) -> bool:
         """The plain link always; another once two visitors have followed it (a link seen once, a
         state one student copied for themselves, would cost a build no one takes)."""
-        return self.link == () or self.visits >= 2
+        return self.link == PLAIN or self.visits >= 2
 
     async def take(self):
         """The spare, waiting for one being built; None when there is none to wait for."""
@@ -90,7 +93,6 @@ class _Route:
 
 
 _ROUTES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # application context -> {link: _Route}
-PLAIN = ()  # the link with no arguments
 
 
 def _route(ctx, link=PLAIN) -> _Route:

@@ -506,10 +506,13 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   }
   // A root's compute_layout, for these figures only: their own styles and panels, their boxes and
   // their ancestors' boxes (so that the ancestors' ResizeObservers find nothing changed and do
-  // not lay the whole page out after all), then their layout, which repaints them. Every style
-  // is written before the first box is read: one reflow of the page.
+  // not lay the whole page out after all), then their layout, which repaints them. Every
+  // figure's styles are written before the first box is read: one reflow of the page for all.
+  var LAYOUT_STEPS = ["update_layout", "measure_layout", "update_bbox", "_compute_layout", "after_layout"];
   function lay_out_alone(views) {
     views = views.filter(function (v) { return !v.is_destroyed; });
+    var plain = views.some(function (v) { return LAYOUT_STEPS.some(function (k) { return typeof v[k] !== "function"; }); });
+    if (plain) { views.forEach(function (v) { v.invalidate_layout(); }); return; }  // another BokehJS: its own way
     views.forEach(function (v) { v.update_layout(); });
     views.forEach(function (v) { v.measure_layout(); });
     views.forEach(function (v) {

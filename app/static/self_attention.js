@@ -166,13 +166,23 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
 
   var SOURCES = ["tokens", "scores", "weights", "row_sums", "output", "original_output", "output_diff", "perm_check"];
 
-  // Python answers each step of n: an answer to one step that lands after the next is not drawn
-  // (AELive.guard_late), and its answer to the last step then lands on a page showing that step.
+  // Python answers each change (a step of n, a press of Shuffle, a toggle): an answer to one that
+  // lands after the next (a held key repeats every ~30 ms) is not drawn (AELive.guard_late). The
+  // page keeps the tokens and weights it computed for the widgets' settings; a message that
+  // leaves other numbers there while the settings are the same (beyond 1e-9: Python's answer to
+  // these settings agrees to 1e-12 and is kept) is an earlier answer, and the page recomputes.
+  function settings_key(st) { return [st.n, st.shuffle, st.positions, st.cross].join("|"); }
+  function near(want, got) {
+    if (got == null || want.length !== got.length) return false;
+    for (var i = 0; i < want.length; i++) if (!(Math.abs(want[i] - got[i]) <= 1e-9)) return false;
+    return true;
+  }
   function guard(a) {
     if (typeof AELive === "undefined") return;
     AELive.guard_late(a.range_rows, [a.range_rows, a.weights, a.scores, a.tokens], function () {
-      var n = Number(a.n.value);
-      return Number.isInteger(n) && a.range_rows.factors.length !== n && !settings(a).error;
+      var own = a.range_rows.__ae_own, st = settings(a);
+      if (own == null || st.error || own.key !== settings_key(st)) return false;
+      return !near(own.tokens, a.tokens.data.value) || !near(own.weights, a.weights.data.value);
     }, function () { recompute(a); });
   }
 
@@ -182,6 +192,8 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
     if (st.error) { quiet(a.message, { text: st.error }); return null; }
     if (a.message.text !== "") quiet(a.message, { text: "" });
     var fd = frame_data(a.data, compute(a.data, st));
+    a.range_rows.__ae_own = { key: settings_key(st), tokens: Array.from(fd.sources.tokens.value),
+                              weights: Array.from(fd.sources.weights.value) };
     Object.keys(fd.factors).forEach(function (k) { quiet(a["range_" + k], { factors: fd.factors[k] }); });
     SOURCES.forEach(function (k) { quiet(a[k], { data: fd.sources[k] }); });
     quiet_text(a.order, fd.order);

@@ -279,3 +279,66 @@ def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
     hold_arrow_key(page, SOURCES, N_MIN, N_MAX)
     assert_matches_core(read(page), n=N_MAX, by="attention_core")
     tab.assert_no_errors()
+
+
+# At every animation frame: the shuffle the widget holds and the tokens drawn (when either changed).
+WATCH_SHUFFLES = r"""() => {
+  const d = Bokeh.documents[0], t = d.get_model_by_name('tokens'), s = d.get_model_by_name('shuffle');
+  window.__sa_frames = [];
+  const tick = () => {
+    const f = [s.value, Array.from(t.data.value)], l = window.__sa_frames[window.__sa_frames.length - 1];
+    if (!l || l[0] !== f[0] || JSON.stringify(l[1]) !== JSON.stringify(f[1])) window.__sa_frames.push(f);
+    window.__sa_raf = requestAnimationFrame(tick);
+  };
+  tick();
+}"""
+
+FOCUS_SHUFFLE = r"""() => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('shuffle_button'));
+  const b = (v.shadow_el || v.el).querySelector('button'); b.focus();
+  return (v.shadow_el || v.el).activeElement === b || document.activeElement === v.el || b.matches(':focus');
+}"""
+
+
+def test_served_enter_held_on_shuffle_never_draws_an_earlier_shuffle(tab, served_url):
+    """Enter held on the Shuffle button (presses 15 ms apart; a held key repeats every ~30 ms):
+    Python answers each press, and its answer to one press that lands after the next (replayed
+    here, and met in the run) is never drawn. Every frame shows the tokens of the shuffle the
+    widget holds, and the page ends on attention_core's numbers."""
+    from app.plates.self_attention import MAX_SHUFFLE, compute, frame_data
+
+    from helpers import REPLAY_STATE, SAVE_STATE, TWO_FRAMES, ws_count
+
+    page = tab.page
+    open_plate(page, f"{served_url}/{SLUG}")
+    wait_synced(page)
+    assert page.evaluate(FOCUS_SHUFFLE)
+    step = lambda k: k % MAX_SHUFFLE + 1  # noqa: E731 - on_shuffle's next shuffle
+    k = page.evaluate("() => Bokeh.documents[0].get_model_by_name('shuffle').value")
+    shown = [step(step(k))]  # the widget's shuffle when the frames start being watched
+    for _ in range(6):
+        shown.append(step(shown[-1]))
+    sent = ws_count(page)
+    page.keyboard.press("Enter")
+    wait_synced(page, sent)
+    assert page.evaluate(SAVE_STATE, list(SOURCES)) >= 8  # Python's numbers for step(k)
+    sent = ws_count(page)
+    page.keyboard.press("Enter")
+    wait_synced(page, sent)
+    page.evaluate(WATCH_SHUFFLES)
+    page.evaluate(REPLAY_STATE)  # step(k)'s answer, landing late
+    page.evaluate(TWO_FRAMES)
+    sent = ws_count(page)
+    for _ in range(6):
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(15)
+    wait_synced(page, sent)
+    page.evaluate(TWO_FRAMES)
+    frames = page.evaluate("() => { cancelAnimationFrame(window.__sa_raf); return window.__sa_frames; }")
+    assert [f[0] for f in frames][0] == shown[0] and frames[-1][0] == shown[-1], [f[0] for f in frames]
+    for held, tokens in frames:
+        want = frame_data(compute(5, held, False, False))["sources"]["tokens"]["value"]
+        err = float(np.max(np.abs(np.asarray(tokens) - np.asarray(want)))) if len(tokens) == len(want) else np.inf
+        assert err <= TOL, (held, err, [f[0] for f in frames])
+    assert_matches_core(read(page), n=5, shuffle=shown[-1], by="attention_core")
+    tab.assert_no_errors()

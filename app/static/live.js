@@ -731,7 +731,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies, lazy_copies: lazy_copies, axes_on_change: axes_on_change,
     quick_marker_masks: quick_marker_masks, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions,
     unset_css_values: unset_css_values, sets_bk_css: sets_bk_css, early: early, quiet_equal_data: quiet_equal_data,
-    same_data: same_data, guard_late: guard_late, busy_until_still: busy_until_still,
+    same_data: same_data, same_value: same_value, guard_late: guard_late, busy_until_still: busy_until_still,
   };
 })();
 if (typeof globalThis !== "undefined") globalThis.AELive = AELive;

@@ -172,11 +172,8 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
   // leaves other numbers there while the settings are the same (beyond 1e-9: Python's answer to
   // these settings agrees to 1e-12 and is kept) is an earlier answer, and the page recomputes.
   function settings_key(st) { return [st.n, st.shuffle, st.positions, st.cross].join("|"); }
-  function near(want, got) {
-    if (got == null || want.length !== got.length) return false;
-    for (var i = 0; i < want.length; i++) if (!(Math.abs(want[i] - got[i]) <= 1e-9)) return false;
-    return true;
-  }
+  // live.js's comparison; the columns may be typed arrays (Python's) or arrays (the page's).
+  function near(want, got) { return got != null && AELive.same_value(want, Array.from(got), 1e-9); }
   function guard(a) {
     if (typeof AELive === "undefined") return;
     AELive.guard_late(a.range_rows, [a.range_rows, a.weights, a.scores, a.tokens], function () {

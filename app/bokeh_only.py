@@ -18,7 +18,8 @@ Panel has saved a page, `bokeh_only` rewrites it:
   (the document's own copy of live.js then finds AELive defined and reuses it).
 
 A page that still holds any other Panel model is refused with a ValueError naming it, so a new
-kind of pane cannot ship a page that no longer works. Served pages keep Panel's JavaScript.
+kind of pane cannot ship a page that no longer works. Served pages lose the same scripts and
+models at the server (app/served_bokeh_only.py).
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ def _panel_only_script(attrs: str, body: str) -> bool:
     if 'type="esms-options"' in attrs:
         return True
     if src:
-        return src.group(1).endswith(("/panel.min.js", "/panel.js", "es-module-shims.min.js", "es-module-shims.js"))
+        path = src.group(1).split("?", 1)[0]  # a served page's URLs carry ?v=<hash>
+        return path.endswith(("/panel.min.js", "/panel.js", "es-module-shims.min.js", "es-module-shims.js"))
     head = body.lstrip()[:400]
     return (head.startswith("/* BEGIN panel.min.js */") or head.startswith("/* BEGIN panel.js */")
             or "es-module-shims" in head or "panel.js resource registry" in head)
@@ -107,13 +109,20 @@ def bokeh_only(html: str) -> str:
         raise ValueError(f"the page holds Panel models BokehJS cannot draw alone: {sorted(set(left))}")
     html = html[:m.end()] + escape(json.dumps(docs, separators=(",", ":")), quote=False) + html[end:]
 
+    return without_panel_scripts(html, early=EARLY_CALL not in html)  # once (a served process adds it too)
+
+
+def without_panel_scripts(html: str, early: bool = False) -> str:
+    """`html` without the scripts only Panel's JavaScript needs (panel.min.js, es-module-shims and
+    its options, Panel's resource registry); with `early`, live.js's early script is put before
+    the embed of the document."""
     # Top-level scripts only: es-module-shims' own code holds "<script" and "</script>" in strings.
     out, pos = [], 0
     while (s := SCRIPT.search(html, pos)) is not None:
         close = html.index("</script>", s.end()) + len("</script>")
         out.append(html[pos:s.start()])
         body = html[s.end():close - len("</script>")]
-        if _embeds_the_document(s.group(1), body) and EARLY_CALL not in html:  # once (a served process adds it too)
+        if early and _embeds_the_document(s.group(1), body):
             out.append(early_script())
         if not _panel_only_script(s.group(1), body):
             out.append(html[s.start():close])

@@ -12,6 +12,7 @@ from . import registry
 from .jsassets import drop_unused_bundles, run_live_js_early
 from .patch_batching import batch_patches
 from .page_html import quick_page_html
+from .served_bokeh_only import serve_without_panel_js, swap_panel_models
 from .spare_pages import install_spare_pages, local_stylesheets
 from .page import attach_ready, index_page, plate_page, session_args
 
@@ -56,23 +57,31 @@ def routes() -> dict:
 
 
 def _index_session() -> None:
-    doc = pn.state.curdoc
-    page = index_page(args=session_args())
-    page.server_doc(doc, title="Attention explorable", location=False)
-    attach_ready(page, doc, served=True)  # ?theme=dark and ?present=1, as on the plates
-    if pn.config.reuse_sessions:
-        local_stylesheets(doc)  # a reused session's HTML is rendered once, from another session
+    fill_document(pn.state.curdoc, None, session_args())
 
 
 def _plate_session(slug: str) -> None:
-    """Fill this session's document with the plate's page and its document_ready script."""
-    doc = pn.state.curdoc
-    page = plate_page(slug, session_args())
+    fill_document(pn.state.curdoc, slug, session_args())
+
+
+def fill_document(doc, slug: str | None, args: dict[str, str]) -> None:
+    """Fill a session's document (Panel's current document) with the index's page (slug None) or
+    a plate's, built from the link's arguments, and its document_ready script."""
+    if slug is None:
+        page = index_page(args=args)
+        title = "Attention explorable"
+    else:
+        page = plate_page(slug, args)
+        title = f"{page.plate.title} · attention explorable"
     # location=False: Panel's Location would parse the query string itself (int() of a 5,000-digit
     # value raises and the session fails with a 500); the plate reads it through apply_url and
     # page.js writes the address bar.
-    page.server_doc(doc, title=f"{page.plate.title} · attention explorable", location=False)
-    attach_ready(page, doc, served=True)
+    page.server_doc(doc, title=title, location=False)
+    # Bokeh's own models in place of Panel's, so that the page loads BokehJS alone
+    # (app/served_bokeh_only.py); AE_PANEL_JS=1 keeps Panel's models and JavaScript.
+    if os.environ.get("AE_PANEL_JS", "0") != "1":
+        swap_panel_models(doc)
+    attach_ready(page, doc, served=True)  # on the index: ?theme=dark and ?present=1, as on the plates
     if pn.config.reuse_sessions:
         local_stylesheets(doc)  # a reused session's HTML is rendered once, from another session
 
@@ -106,6 +115,11 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
     quick_page_html()  # the page's HTML from doc.models, not two walks of the document (app/page_html.py)
     run_live_js_early()
     batch_patches()
+    # Pages that load BokehJS alone, without Panel's JavaScript (app/served_bokeh_only.py): no
+    # page reads Panel's browser information, whose model would need it.
+    if os.environ.get("AE_PANEL_JS", "0") != "1":
+        pn.config.browser_info = False
+        serve_without_panel_js()
     # A document built ahead for each route's next plain visitor (app/spare_pages.py).
     if os.environ.get("AE_SPARE_PAGES", "1") != "0":
         install_spare_pages()

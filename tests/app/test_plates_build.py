@@ -118,17 +118,20 @@ def test_plate_page_builds_with_contract_models(slug):
 
 @pytest.mark.parametrize("args", [{}, {"<b>bad</b>": "1", "n": "999", "theme": "dark"}], ids=["plain", "odd-link"])
 @pytest.mark.parametrize("slug", [None, *SLUGS])
-def test_every_served_document_passes_bokehs_checks(slug, args):
+def test_every_served_document_passes_bokehs_checks(slug, args, monkeypatch):
     """The server does not validate each session's document (app/server.py: Bokeh's
     perform_document_validation is off there, 34-74 ms per session); every page is checked
-    here instead, as a session builds it, plain and from an odd link."""
+    here instead, as a session builds it (Bokeh's models in place of Panel's included), plain
+    and from an odd link."""
     from bokeh.core.validation.check import check_integrity
     from panel.io.state import set_curdoc
 
+    from app.server import fill_document
+
+    monkeypatch.setattr(pn.config, "browser_info", False)  # as app.server.serve sets it
     doc = Document()
     with set_curdoc(doc):
-        page = index_page(args=args) if slug is None else plate_page(slug, args)
-        page.server_doc(doc, location=False)
+        fill_document(doc, slug, args)
     assert len(doc.models) > (10 if slug is None else 150)  # the page is there to check
     issues = check_integrity(list(doc.models))
     assert issues.error == [] and issues.warning == [], issues

@@ -1,0 +1,162 @@
+"""app/served_bokeh_only.py: served pages load BokehJS alone, as exported pages do.
+
+Every route's document, built as a session builds it, holds Bokeh models only after the swap, and
+is the same page: the same tree of layouts (each Panel Column now a Bokeh Column with the same
+Bokeh properties, each HTML pane a Div holding the same HTML, unescaped), around the very same
+Bokeh models. A document with a Panel model that has no twin is left as it was, and its page
+keeps Panel's scripts. The real server's pages carry no script of Panel's.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib.util
+import urllib.request
+from pathlib import Path
+
+import panel as pn
+import pytest
+from bokeh.document import Document
+from bokeh.models import Column, Div
+
+from app import registry
+from app.server import fill_document
+from app.served_bokeh_only import serve_without_panel_js, swap_panel_models
+
+ROOT = Path(__file__).resolve().parents[2]
+SLUGS = registry.slugs()
+PANEL_SCRIPTS = ("panel.min.js", "es-module-shims", "esms-options", "panel.js resource registry")
+
+
+def _children(model) -> list:
+    """A layout's children, GridBox's (child, row, col) included; [] for anything else."""
+    kids = getattr(model, "children", None) if "children" in model.properties() else None
+    return [k[0] if isinstance(k, tuple) else k for k in (kids or [])]
+
+
+def outline(model):
+    """The page's tree as Bokeh sees it: a Panel Column as the Column and a Panel HTML pane as the
+    Div they become (with their Bokeh properties' values), any other model by identity."""
+    kind = model.__qualified_model__
+    if kind in ("panel.models.layout.Column", "Column"):
+        props = {k: v for k, v in model.properties_with_values(include_defaults=False).items()
+                 if k in Column.properties() and k not in ("children", "id")}
+        return ("Column", tuple(sorted((k, repr(v)) for k, v in props.items())),
+                tuple(outline(c) for c in _children(model)))
+    if kind in ("panel.models.markup.HTML", "Div"):
+        props = {k: v for k, v in model.properties_with_values(include_defaults=False).items()
+                 if k in Div.properties() and k != "id"}
+        if kind != "Div":
+            props["text"] = html.unescape(props.get("text", ""))
+        return ("Div", tuple(sorted((k, repr(v)) for k, v in props.items())))
+    kids = _children(model)
+    return (model.id, tuple(outline(c) for c in kids)) if kids else model.id
+
+
+def build(slug, args, monkeypatch, swap: bool) -> Document:
+    monkeypatch.setenv("AE_PANEL_JS", "0" if swap else "1")
+    monkeypatch.setattr(pn.config, "browser_info", False)  # as app.server.serve sets it
+    from panel.io.state import set_curdoc
+
+    doc = Document()
+    with set_curdoc(doc):
+        fill_document(doc, slug, args)
+    return doc
+
+
+def panel_models(doc) -> list:
+    return [m for m in doc.models if m.__qualified_model__.startswith("panel.")]
+
+
+@pytest.mark.parametrize("args", [{}, {"theme": "dark", "n": "999"}], ids=["plain", "odd-link"])
+@pytest.mark.parametrize("slug", [None, *SLUGS], ids=["index", *SLUGS])
+def test_a_served_document_holds_the_same_page_in_bokeh_models_only(slug, args, monkeypatch):
+    doc = build(slug, args, monkeypatch, swap=False)
+    before = [outline(r) for r in doc.roots]
+    kept = {m.id for m in doc.models} - {m.id for m in panel_models(doc)}
+    assert panel_models(doc), "the page was built with Panel's models: there is something to swap"
+
+    assert swap_panel_models(doc) == []
+    assert panel_models(doc) == []
+    assert [outline(r) for r in doc.roots] == before
+    assert kept <= {m.id for m in doc.models}  # every Bokeh model of the page is still there, unchanged in kind
+    for m in doc.models:  # nothing still points at a Panel model (a CustomJS's args, a layout's children)
+        for name in m.properties_with_refs():
+            refs = [getattr(m, name)]
+            while refs:
+                v = refs.pop()
+                if isinstance(v, (list, tuple)):
+                    refs.extend(v)
+                elif isinstance(v, dict):
+                    refs.extend(v.values())
+                else:
+                    assert not getattr(v, "__qualified_model__", "").startswith("panel."), (m, name)
+
+
+@pytest.mark.parametrize("slug", [None, "masking"], ids=["index", "masking"])
+def test_the_server_builds_every_session_with_the_swap(slug, monkeypatch):
+    doc = build(slug, {}, monkeypatch, swap=True)
+    assert panel_models(doc) == []
+    names = {m.name for m in doc.models if m.name}
+    assert "ae-notices" in names and "ae-header" in names  # page.js finds the page's parts by name
+    assert any(doc.callbacks.js_event_callbacks.get("document_ready", []))
+
+
+def test_a_panel_model_without_a_bokeh_twin_leaves_the_document_as_it_was():
+    from panel.io.state import set_curdoc
+
+    doc = Document()
+    with set_curdoc(doc):
+        pn.Column(pn.pane.HTML("<b>x</b>"), pn.Card(pn.pane.HTML("y"))).server_doc(doc, location=False)
+    models, roots = set(doc.models), list(doc.roots)
+    assert swap_panel_models(doc) == ["panel.models.layout.Card"]
+    assert set(doc.models) == models and list(doc.roots) == roots
+
+
+class _Session:
+    def __init__(self, doc):
+        self.document = doc
+
+
+PAGE = ('<script type="esms-options">{"shimMode": true}</script>'
+        '<script src="static/extensions/panel/bundled/reactiveesm/es-module-shims@^1.10.0/dist/es-module-shims.min.js">'
+        '</script><script src="static/js/bokeh.min.js?v=1"></script>'
+        '<script src="static/extensions/panel/panel.min.js?v=2"></script><script>Bokeh.set_log_level("info");</script>')
+
+
+def test_the_page_drops_panels_scripts_only_when_the_document_holds_no_panel_model(monkeypatch):
+    from panel.io import server as ps
+
+    monkeypatch.setattr(ps, "server_html_page_for_session", lambda session, *a, **kw: PAGE)
+    assert serve_without_panel_js()
+    bokeh_doc, panel_doc = Document(), Document()
+    bokeh_doc.add_root(Div(text="x"))
+    panel_doc.add_root(pn.Column("x").get_root())
+    out = ps.server_html_page_for_session(_Session(bokeh_doc), None, "t")
+    assert out == ('<script src="static/js/bokeh.min.js?v=1"></script>'
+                   '<script>Bokeh.set_log_level("info");</script>')
+    assert ps.server_html_page_for_session(_Session(panel_doc), None, "t") == PAGE
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    spec = importlib.util.spec_from_file_location("ae_load_bokeh_only", ROOT / "benchmarks" / "load.py")
+    load = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(load)
+    srv = load.Server(tmp_path_factory.mktemp("log") / "serve.log")
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.mark.parametrize("route", ["/", *(f"/{s}" for s in SLUGS), "/worked?preset=four-tokens&theme=dark"])
+def test_every_served_page_loads_bokehjs_without_panels_scripts(server, route):
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{route}", timeout=60) as r:
+        page = r.read().decode("utf-8")
+    assert "static/js/bokeh.min.js" in page and "static/js/bokeh-widgets.min.js" in page
+    assert "AELive.early();" in page  # live.js's early script is still among BokehJS's own
+    for script in PANEL_SCRIPTS:
+        assert script not in page, script
+    assert server.errors_in_log() == []
+    assert "keeps Panel's JavaScript" not in server.log.read_text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from contextlib import nullcontext
 from pathlib import Path
 
 import panel as pn
@@ -12,7 +13,7 @@ from . import registry
 from .jsassets import drop_unused_bundles, run_live_js_early
 from .patch_batching import batch_patches
 from .page_html import quick_page_html
-from .served_bokeh_only import serve_without_panel_js, swap_panel_models
+from .served_bokeh_only import bokeh_layouts, serve_without_panel_js
 from .spare_pages import install_spare_pages, local_stylesheets
 from .page import attach_ready, index_page, plate_page, session_args
 
@@ -73,14 +74,13 @@ def fill_document(doc, slug: str | None, args: dict[str, str]) -> None:
     else:
         page = plate_page(slug, args)
         title = f"{page.plate.title} · attention explorable"
+    # Bokeh's own models in place of Panel's, so that the page loads BokehJS alone
+    # (app/served_bokeh_only.py); AE_PANEL_JS=1 keeps Panel's models and JavaScript.
     # location=False: Panel's Location would parse the query string itself (int() of a 5,000-digit
     # value raises and the session fails with a 500); the plate reads it through apply_url and
     # page.js writes the address bar.
-    page.server_doc(doc, title=title, location=False)
-    # Bokeh's own models in place of Panel's, so that the page loads BokehJS alone
-    # (app/served_bokeh_only.py); AE_PANEL_JS=1 keeps Panel's models and JavaScript.
-    if os.environ.get("AE_PANEL_JS", "0") != "1":
-        swap_panel_models(doc)
+    with (bokeh_layouts() if os.environ.get("AE_PANEL_JS", "0") != "1" else nullcontext()):
+        page.server_doc(doc, title=title, location=False)
     attach_ready(page, doc, served=True)  # on the index: ?theme=dark and ?present=1, as on the plates
     if pn.config.reuse_sessions:
         local_stylesheets(doc)  # a reused session's HTML is rendered once, from another session

@@ -1,10 +1,10 @@
 """app/served_bokeh_only.py: served pages load BokehJS alone, as exported pages do.
 
-Every route's document, built as a session builds it, holds Bokeh models only after the swap, and
-is the same page: the same tree of layouts (each Panel Column now a Bokeh Column with the same
-Bokeh properties, each HTML pane a Div holding the same HTML, unescaped), around the very same
-Bokeh models. A document with a Panel model that has no twin is left as it was, and its page
-keeps Panel's scripts. The real server's pages carry no script of Panel's.
+Every route's page, swapped, is the same page: the same tree of layouts (each Panel Column now a
+Bokeh Column with the same Bokeh properties, each HTML pane a Div holding the same HTML,
+unescaped), around the very same Bokeh models. A session's document, built as the server builds
+it, holds no Panel model and nothing pointing at one. A Panel model without a twin stays, and its
+page keeps Panel's scripts. The real server's pages carry no script of Panel's.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from bokeh.models import Column, Div
 
 from app import registry
 from app.server import fill_document
-from app.served_bokeh_only import serve_without_panel_js, swap_panel_models
+from app.served_bokeh_only import bokeh_layout_tree, serve_without_panel_js
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUGS = registry.slugs()
@@ -68,19 +68,10 @@ def panel_models(doc) -> list:
     return [m for m in doc.models if m.__qualified_model__.startswith("panel.")]
 
 
-@pytest.mark.parametrize("args", [{}, {"theme": "dark", "n": "999"}], ids=["plain", "odd-link"])
-@pytest.mark.parametrize("slug", [None, *SLUGS], ids=["index", *SLUGS])
-def test_a_served_document_holds_the_same_page_in_bokeh_models_only(slug, args, monkeypatch):
-    doc = build(slug, args, monkeypatch, swap=False)
-    before = [outline(r) for r in doc.roots]
-    kept = {m.id for m in doc.models} - {m.id for m in panel_models(doc)}
-    assert panel_models(doc), "the page was built with Panel's models: there is something to swap"
-
-    assert swap_panel_models(doc) == []
-    assert panel_models(doc) == []
-    assert [outline(r) for r in doc.roots] == before
-    assert kept <= {m.id for m in doc.models}  # every Bokeh model of the page is still there, unchanged in kind
-    for m in doc.models:  # nothing still points at a Panel model (a CustomJS's args, a layout's children)
+def points_at_panel(doc) -> list:
+    """(model, property) pairs of `doc` whose value holds a Panel model."""
+    out = []
+    for m in doc.models:
         for name in m.properties_with_refs():
             refs = [getattr(m, name)]
             while refs:
@@ -89,28 +80,53 @@ def test_a_served_document_holds_the_same_page_in_bokeh_models_only(slug, args, 
                     refs.extend(v)
                 elif isinstance(v, dict):
                     refs.extend(v.values())
-                else:
-                    assert not getattr(v, "__qualified_model__", "").startswith("panel."), (m, name)
+                elif getattr(v, "__qualified_model__", "").startswith("panel."):
+                    out.append((m, name))
+    return out
 
 
-@pytest.mark.parametrize("slug", [None, "masking"], ids=["index", "masking"])
-def test_the_server_builds_every_session_with_the_swap(slug, monkeypatch):
-    doc = build(slug, {}, monkeypatch, swap=True)
+@pytest.mark.parametrize("args", [{}, {"theme": "dark", "n": "999"}], ids=["plain", "odd-link"])
+@pytest.mark.parametrize("slug", [None, *SLUGS], ids=["index", *SLUGS])
+def test_a_swapped_page_is_the_same_page_in_bokeh_models_only(slug, args, monkeypatch):
+    from bokeh.model.util import collect_models
+
+    doc = build(slug, args, monkeypatch, swap=False)
+    (root,) = doc.roots
+    before = outline(root)
+    kept = {m.id for m in doc.models} - {m.id for m in panel_models(doc)}
+    assert panel_models(doc), "the page was built with Panel's models: there is something to swap"
+
+    new = bokeh_layout_tree(root)
+    after = collect_models(new)
+    assert [m for m in after if m.__qualified_model__.startswith("panel.")] == []
+    assert outline(new) == before
+    assert kept <= {m.id for m in after}  # every Bokeh model of the page is still there
+
+
+@pytest.mark.parametrize("args", [{}, {"theme": "dark", "n": "999"}], ids=["plain", "odd-link"])
+@pytest.mark.parametrize("slug", [None, *SLUGS], ids=["index", *SLUGS])
+def test_the_server_builds_every_session_without_panel_models(slug, args, monkeypatch):
+    doc = build(slug, args, monkeypatch, swap=True)
     assert panel_models(doc) == []
+    assert points_at_panel(doc) == []  # a CustomJS's args, a layout's children
     names = {m.name for m in doc.models if m.name}
     assert "ae-notices" in names and "ae-header" in names  # page.js finds the page's parts by name
-    assert any(doc.callbacks.js_event_callbacks.get("document_ready", []))
+    assert doc.callbacks.js_event_callbacks.get("document_ready")
 
 
-def test_a_panel_model_without_a_bokeh_twin_leaves_the_document_as_it_was():
-    from panel.io.state import set_curdoc
+def test_a_grid_cell_is_swapped_and_a_panel_model_without_a_bokeh_twin_stays():
+    from bokeh.model.util import collect_models
+    from bokeh.models import GridBox
 
-    doc = Document()
-    with set_curdoc(doc):
-        pn.Column(pn.pane.HTML("<b>x</b>"), pn.Card(pn.pane.HTML("y"))).server_doc(doc, location=False)
-    models, roots = set(doc.models), list(doc.roots)
-    assert swap_panel_models(doc) == ["panel.models.layout.Card"]
-    assert set(doc.models) == models and list(doc.roots) == roots
+    card = pn.Card(pn.pane.HTML("<i>y</i>"))
+    grid = GridBox(children=[(pn.pane.HTML("a &amp; b").get_root(), 0, 1)])
+    root = pn.Column(pn.pane.HTML("<b>x</b>"), card, grid).get_root()
+    new = bokeh_layout_tree(root)
+    kinds = sorted(m.__qualified_model__ for m in collect_models(new))
+    assert "panel.models.layout.Card" in kinds and "panel.models.markup.HTML" not in kinds
+    assert new.children[0].text == "<b>x</b>" and new.children[1] is root.children[1]
+    (cell, r, c), = new.children[2].children
+    assert type(cell) is Div and cell.text == "a &amp; b" and (r, c) == (0, 1)
 
 
 class _Session:

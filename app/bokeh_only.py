@@ -41,11 +41,22 @@ DOC_JSON = re.compile(r'<script type="application/json" id="[^"]+">')
 SCRIPT = re.compile(r"<script([^>]*)>")
 
 
-def _unescape_exact(text: str) -> str:
+def unescape_exact(text: str) -> str:
     """The exact inverse of html.escape (quote=True): what Panel's JavaScript undoes."""
     for entity, char in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#x27;", "'"), ("&amp;", "&")):
         text = text.replace(entity, char)
     return text
+
+
+def bokeh_twin(name: str, attrs: dict) -> tuple[str, dict]:
+    """The Bokeh model (its name) and attributes to put in place of the Panel model `name` with
+    `attrs`: the attributes Bokeh's model has (Panel's scrolling options, unused here, are left
+    out), a Div's HTML unescaped."""
+    new, props = SWAPS[name]
+    out = {k: v for k, v in attrs.items() if k in props}
+    if new == "Div" and isinstance(out.get("text"), str):
+        out["text"] = unescape_exact(out["text"])
+    return new, out
 
 
 def _swap(obj, left: list[str]) -> None:
@@ -58,11 +69,7 @@ def _swap(obj, left: list[str]) -> None:
     name = obj.get("name")
     if obj.get("type") == "object" and isinstance(name, str):
         if name in SWAPS:
-            new, props = SWAPS[name]
-            attrs = {k: v for k, v in (obj.get("attributes") or {}).items() if k in props}
-            if new == "Div" and isinstance(attrs.get("text"), str):
-                attrs["text"] = _unescape_exact(attrs["text"])
-            obj["name"], obj["attributes"] = new, attrs
+            obj["name"], obj["attributes"] = bokeh_twin(name, obj.get("attributes") or {})
         elif name.startswith("panel."):
             left.append(name)
     for v in obj.values():

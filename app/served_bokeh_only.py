@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from contextlib import contextmanager
 
-from .bokeh_only import SWAPS, _unescape_exact, without_panel_scripts
+from .bokeh_only import SWAPS, bokeh_twin, without_panel_scripts
 
 log = logging.getLogger(__name__)
 
@@ -31,14 +31,10 @@ def _is_panel(model) -> bool:
 
 
 def _bokeh_twin(model):
-    """The Bokeh model to put in place of Panel `model`: the same values of the properties
-    Bokeh's model has (Panel's scroll options, unused here, are left out)."""
+    """The Bokeh model to put in place of Panel `model`, with the same values (bokeh_only.bokeh_twin)."""
     from bokeh import models as bk
 
-    kind, props = SWAPS[model.__qualified_model__]
-    attrs = {k: v for k, v in model.properties_with_values(include_defaults=False).items() if k in props}
-    if kind == "Div" and isinstance(attrs.get("text"), str):
-        attrs["text"] = _unescape_exact(attrs["text"])  # Panel's model carries the HTML escaped
+    kind, attrs = bokeh_twin(model.__qualified_model__, model.properties_with_values(include_defaults=False))
     return getattr(bk, kind)(**attrs)
 
 

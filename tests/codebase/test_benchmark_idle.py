@@ -6,15 +6,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-_path = list(sys.path)
-sys.path.insert(0, str(REPO / "benchmarks"))
-try:
-    import _harness as H
-finally:
-    sys.path[:] = _path
+from bench_modules import bench_module
+
+H = bench_module("_harness")
 
 # Busy for 1 s of CPU (a spare page's build takes 0.3-0.6 s), then waiting.
 BUSY_THEN_IDLE = ("import time, sys\nt = time.process_time()\nwhile time.process_time() - t < 1.0: pass\n"

@@ -4,22 +4,16 @@ soft lookup: the query at 40° with length 1.5 gives k2 55.1 % and the output 16
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 
 import attention_core as ac
 
-REPO = Path(__file__).resolve().parents[2]
-# The benchmark scripts import each other from their folder; it is on the path only while they load.
-_path = list(sys.path)
-sys.path.insert(0, str(REPO / "benchmarks"))
-try:
-    import floor_page
-    from lookup_example import KEYS, QUERY_ANGLE, QUERY_LENGTH, VALUES
-finally:
-    sys.path[:] = _path
+from bench_modules import bench_module
+
+floor_page = bench_module("floor_page")
+_example = bench_module("lookup_example")
+KEYS, QUERY_ANGLE, QUERY_LENGTH, VALUES = _example.KEYS, _example.QUERY_ANGLE, _example.QUERY_LENGTH, _example.VALUES
 
 
 def test_the_example_is_the_seeds_lookup():

@@ -41,7 +41,7 @@ DOC_JSON = re.compile(r'<script type="application/json" id="[^"]+">')
 SCRIPT = re.compile(r"<script([^>]*)>")
 
 
-def unescape_exact(text: str) -> str:
+def _unescape_exact(text: str) -> str:
     """The exact inverse of html.escape (quote=True): what Panel's JavaScript undoes."""
     for entity, char in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#x27;", "'"), ("&amp;", "&")):
         text = text.replace(entity, char)
@@ -55,7 +55,7 @@ def bokeh_twin(name: str, attrs: dict) -> tuple[str, dict]:
     new, props = SWAPS[name]
     out = {k: v for k, v in attrs.items() if k in props}
     if new == "Div" and isinstance(out.get("text"), str):
-        out["text"] = unescape_exact(out["text"])
+        out["text"] = _unescape_exact(out["text"])
     return new, out
 
 

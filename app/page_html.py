@@ -45,6 +45,15 @@ class _Root:
         return [m for m in self.document.models if isinstance(m, kind)]
 
 
+def patch_document_css(doc, dist_url: str) -> None:
+    """Panel's `patch_model_css` for every root of `doc` at once, with the stylesheets taken from
+    `doc.models` instead of a walk from each root (app.spare_pages, before a spare's reply)."""
+    from panel.io.resources import patch_model_css
+
+    if doc.roots:
+        patch_model_css(_Root(doc.roots[0]), dist_url=dist_url)
+
+
 def quick_page_html() -> bool:
     """Route Panel's two walks through `doc.models` in this process. False (and nothing changed)
     when Panel no longer has them where they are read from."""

@@ -35,6 +35,8 @@ import logging
 import uuid
 import weakref
 
+from .page_html import patch_document_css
+
 log = logging.getLogger(__name__)
 
 AFTER_READY_S = 0.05  # the next spare is built this long after the visitor's page has rendered ...
@@ -168,13 +170,13 @@ def local_stylesheets(doc) -> None:
     it with the document's change events dropped, so a reply made before would not know of it; and
     a session whose HTML Panel does not render (a reused session's) would keep CDN addresses,
     which fail offline."""
-    from panel.io.resources import LOCAL_DIST, patch_model_css
+    from panel.io.resources import LOCAL_DIST
     from panel.io.state import set_curdoc, state
 
     with set_curdoc(doc):
         rel = state.rel_path
-    for root in doc.roots:
-        patch_model_css(root, dist_url=f"{rel}/{LOCAL_DIST}" if rel else LOCAL_DIST)
+    # From doc.models: a walk of the page from each root took 38 ms of masking's spare.
+    patch_document_css(doc, f"{rel}/{LOCAL_DIST}" if rel else LOCAL_DIST)
 
 
 def _stylesheet_urls(doc) -> list[str]:

@@ -13,7 +13,7 @@ from panel.io.state import set_curdoc
 
 from app import registry
 from app.page import index_page, plate_page
-from app.page_html import quick_page_html
+from app.page_html import patch_document_css, quick_page_html
 
 DIST = "static/extensions/panel/"
 
@@ -49,6 +49,21 @@ def test_the_stylesheets_are_patched_as_panel_patches_them(slug):
             ps.patch_model_css(root, dist_url=DIST)
     assert sheet_urls(ours) == sheet_urls(panels)
     assert sheet_urls(ours) != before  # there was something to patch
+
+
+@pytest.mark.parametrize("slug", [None, "masking"])
+def test_a_whole_document_is_patched_as_panel_patches_each_root(slug):
+    """app.spare_pages' call, before a spare's reply: one call for all roots, from doc.models."""
+    panels, ours = served_doc(slug), served_doc(slug)
+    ours.add_root(Div(text="a second root", stylesheets=[ImportedStyleSheet(url=sheet_urls(ours)[0])]))
+    panels.add_root(Div(text="a second root", stylesheets=[ImportedStyleSheet(url=sheet_urls(panels)[0])]))
+    before = sheet_urls(ours)
+    with set_curdoc(panels):
+        for root in panels.roots:
+            ps.patch_model_css._ae_original(root, dist_url=DIST)
+    with set_curdoc(ours):
+        patch_document_css(ours, DIST)
+    assert sheet_urls(ours) == sheet_urls(panels) != before
 
 
 @pytest.mark.parametrize("slug", [None, *registry.slugs()])

@@ -65,7 +65,8 @@ def bokeh_layouts():
     `bokeh_layout_tree` makes it. The page's Bokeh models are swapped before they join the
     document, so the document's set of models is computed once, as without the swap (after it,
     a swap costs 35-75 ms of a session's build: a walk of every model and a second recompute).
-    Panel's Python objects keep the models they made, their session clean-up included."""
+    Panel's Python objects keep the models they made, their session clean-up included. The page
+    joins the document without Panel's walk that takes its models out of earlier documents."""
     from panel import viewable
 
     own = getattr(viewable, "add_to_doc", None)
@@ -73,8 +74,17 @@ def bokeh_layouts():
         yield
         return
 
-    def add_to_doc(obj, doc, *args, **kw):
-        return own(bokeh_layout_tree(obj), doc, *args, **kw)
+    def add_to_doc(obj, doc, hold=False, skip=None):
+        root = bokeh_layout_tree(obj)
+        if root.document is not None or skip:
+            return own(root, doc, hold=hold, skip=skip)
+        # Panel's add_to_doc first takes every model of the page out of any earlier document: a
+        # walk of the whole page (35 ms of masking's build). A page built for this session is in
+        # none, and had one of its models been, Bokeh's add_root raises ("Models must be owned by
+        # only a single document"). server_doc, the caller here, ignores the models Panel returns.
+        doc.add_root(root)
+        if doc.callbacks.hold_value is None and hold:
+            doc.hold()
 
     viewable.add_to_doc = add_to_doc
     try:

@@ -21,7 +21,7 @@ from bokeh.models import Column, Div
 
 from app import registry
 from app.server import fill_document
-from app.served_bokeh_only import bokeh_layout_tree, serve_without_panel_js
+from app.served_bokeh_only import bokeh_layout_tree, bokeh_layouts, serve_without_panel_js
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUGS = registry.slugs()
@@ -127,6 +127,38 @@ def test_a_grid_cell_is_swapped_and_a_panel_model_without_a_bokeh_twin_stays():
     assert new.children[0].text == "<b>x</b>" and new.children[1] is root.children[1]
     (cell, r, c), = new.children[2].children
     assert type(cell) is Div and cell.text == "a &amp; b" and (r, c) == (0, 1)
+
+
+def test_a_page_joins_its_document_without_panels_walk_of_every_model(monkeypatch):
+    """Panel's add_to_doc takes each model of the page out of any earlier document, a walk of the
+    whole page; a page built for its session needs none of it."""
+    from panel.io import model as pm
+
+    walks = []
+    own = pm.remove_root
+    monkeypatch.setattr(pm, "remove_root", lambda obj, *a, **kw: walks.append(obj) or own(obj, *a, **kw))
+    doc = build("masking", {}, monkeypatch, swap=True)
+    assert walks == [] and len(doc.roots) == 1 and len(doc.models) > 300
+    build("masking", {}, monkeypatch, swap=False)  # Panel's own way (AE_PANEL_JS=1) walks it
+    assert len(walks) == 1
+
+
+def test_a_page_holding_another_documents_model_is_refused_or_moved_as_before():
+    """A model of another document inside a new page (a model shared between sessions) makes
+    Bokeh refuse the page; a page root that is itself in a document goes through Panel's
+    add_to_doc, which moves it."""
+    shared = Div(text="in another document")
+    Document().add_root(Column(shared))
+    with bokeh_layouts(), pytest.raises(RuntimeError, match="single document"):
+        pn.Column(pn.pane.HTML("x"), pn.pane.Bokeh(Column(shared))).server_doc(Document(), location=False)
+    moved = Column(Div(text="a root of another document"))
+    first, second = Document(), Document()
+    first.add_root(moved)
+    from panel import viewable
+
+    with bokeh_layouts():
+        viewable.add_to_doc(moved, second)
+    assert moved.document is second and first.roots == [] and second.roots == [moved]
 
 
 class _Session:

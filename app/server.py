@@ -14,6 +14,7 @@ from .jsassets import drop_unused_bundles, run_live_js_early
 from .patch_batching import batch_patches
 from .page_html import quick_page_html
 from .quick_properties import quick_properties
+from .quick_references import quick_references
 from .served_bokeh_only import bokeh_layouts, serve_without_panel_js
 from .spare_pages import install_spare_pages, local_stylesheets
 from .page import attach_ready, index_page, plate_page, session_args
@@ -115,6 +116,7 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
     drop_unused_bundles()
     quick_page_html()  # the page's HTML from doc.models, not two walks of the document (app/page_html.py)
     quick_properties()  # serialising a model reads the properties set on it, not every default (app/quick_properties.py)
+    quick_references()  # a document's models found from the values they hold, not every default (app/quick_references.py)
     run_live_js_early()
     batch_patches()
     # Pages that load BokehJS alone, without Panel's JavaScript (app/served_bokeh_only.py): no

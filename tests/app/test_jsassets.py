@@ -1,6 +1,6 @@
 """app.jsassets: every CustomJS a plate makes with custom_js_code gets its glue's one shared library,
-found by a walk of the models that exist (existing_models) rather than Bokeh's walk of every
-property's default."""
+found by a walk of the values the models hold (app.quick_references.existing_models) rather than
+Bokeh's walk of every property's default."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from bokeh.model.util import collect_models
 from bokeh.models import ColumnDataSource, CustomJS, Div, Plot, Slider
 
 from app import registry
-from app.jsassets import MARK, custom_js_code, existing_models, share_library
+from app.jsassets import MARK, custom_js_code, share_library
+from app.quick_references import existing_models
 
 
 def customjs(models) -> set[str]:

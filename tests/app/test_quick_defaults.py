@@ -104,12 +104,3 @@ def test_a_page_with_all_the_shortcuts_is_the_same_document(slug):
         restore()
     assert fast == plain and len(fast) > 10_000
 
-
-def test_the_server_installs_it(monkeypatch):
-    from app import server
-
-    calls = []
-    monkeypatch.setattr(server, "quick_defaults", lambda: calls.append(1))
-    monkeypatch.setattr(server.pn, "serve", lambda *a, **k: None)
-    server.serve(port=5998)
-    assert calls == [1]

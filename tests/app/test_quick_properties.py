@@ -121,12 +121,3 @@ def test_defaults_are_still_asked_for_in_full(quick):
     h = _Holder(needed=1)
     assert quick(h, lambda p: p.serialized) == OWN(h, lambda p: p.serialized) == {"needed": 1, "named": "x", "items": []}
 
-
-def test_the_server_installs_it(monkeypatch):
-    from app import server
-
-    calls = []
-    monkeypatch.setattr(server, "quick_properties", lambda: calls.append(1))
-    monkeypatch.setattr(server.pn, "serve", lambda *a, **k: None)
-    server.serve(port=5998)
-    assert calls == [1]

@@ -58,12 +58,3 @@ def test_a_theme_and_values_set_again_are_read_as_bokeh_reads_them(quick):
     plot.js_on_event("tap", cb)  # a ref set after the page joined: the document recomputes
     assert ids(doc.models) == ids(collect_models(*doc.roots)) and cb.id in ids(doc.models)
 
-
-def test_the_server_installs_it(monkeypatch):
-    from app import server
-
-    calls = []
-    monkeypatch.setattr(server, "quick_references", lambda: calls.append(1))
-    monkeypatch.setattr(server.pn, "serve", lambda *a, **k: None)
-    server.serve(port=5998)
-    assert calls == [1]

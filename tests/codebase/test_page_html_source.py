@@ -2,7 +2,7 @@
 point at this server, whether the page needs BokehJS's tables bundle) from `doc.models` instead
 of walking the document. It relies on what those functions do with the models they find: held
 here to their sources, so that a Panel that asks differently is read again before the shortcut is
-trusted; and to the server, which installs it.
+trusted (the server installs it: tests/app/test_server_shortcuts.py).
 """
 
 from __future__ import annotations
@@ -25,13 +25,6 @@ def test_panels_function_is_the_one_read(name):
     digest, source = source_sha256(getattr(pr, name))
     assert digest == PANEL_SOURCES[name], source
 
-
-def test_the_server_installs_the_quick_page_html(monkeypatch):
-    calls = []
-    monkeypatch.setattr(server, "quick_page_html", lambda: calls.append(1))
-    monkeypatch.setattr(server.pn, "serve", lambda *a, **k: None)
-    server.serve(port=5998)
-    assert calls == [1]
 
 
 def test_the_server_leaves_document_checks_to_the_tests_unless_asked(monkeypatch):

@@ -17,10 +17,10 @@ Yet the value Bokeh reads is always one the model already holds:
 
 `existing_models` reads those, for the same properties, through the same containers (lists,
 tuples, dicts' keys and values, and dataclasses such as a spec's Field with its transform, as
-`visit_value_and_its_immediate_references`): masking's
-plate in 3 ms instead of 35. `quick_references()` makes `Model.references` use it in the server
-process. One difference, by design: a default deleted from a model (`del model.prop`) is made
-again when Bokeh reads it; here it does not exist, and no model of ours deletes one.
+`visit_value_and_its_immediate_references`): masking's plate in 3 ms instead of 35.
+`quick_references()` makes `Model.references` use it in the server process. One difference, by
+design: a default deleted from a model (`del model.prop`) is made again when Bokeh reads it;
+here it does not exist, and no model of ours deletes one.
 tests/app/test_quick_references.py holds the results to Bokeh's on every page;
 tests/codebase/test_quick_references_source.py holds Bokeh's functions to the versions read here.
 """

@@ -171,9 +171,7 @@ def idle_cpu_rate(pid: int | None, seconds: float = 1.5, settle_s: float = 6.0) 
     return round(min(rates), 2)
 
 
-IDLE_WINDOW_S = 0.5
-
-
+IDLE_WINDOW_S = 0.5  # idle_cpu_rate's window: the wait for quiet and each rate are taken over one
 QUIET_MS_PER_S = 20.0  # a server this busy or less is taken as waiting
 
 

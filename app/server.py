@@ -10,7 +10,6 @@ import panel as pn
 from bokeh.settings import settings as bokeh_settings
 
 from . import registry
-from .early_socket import early_socket
 from .jsassets import drop_unused_bundles, run_live_js_early
 from .patch_batching import batch_patches
 from .page_html import quick_page_html
@@ -127,10 +126,6 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
     if os.environ.get("AE_PANEL_JS", "0") != "1":
         pn.config.browser_info = False
         serve_without_panel_js()
-    # The page pulls its document while the browser loads BokehJS (app/early_socket.py);
-    # AE_EARLY_SOCKET=0 leaves BokehJS to connect when it has loaded.
-    if os.environ.get("AE_EARLY_SOCKET", "1") != "0":
-        early_socket()
     # A document built ahead for each route's next plain visitor (app/spare_pages.py).
     if os.environ.get("AE_SPARE_PAGES", "1") != "0":
         install_spare_pages()

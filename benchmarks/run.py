@@ -40,7 +40,9 @@ sys.path.insert(1, str(REPO))
 import _drivers as D  # noqa: E402
 import _harness as H  # noqa: E402
 
-SEED = 7  # the only randomness: the order of the two directions of the baseline's drag gestures
+SEED = 7  # the only randomness: the order of the two directions of the baseline's drag gestures,
+# and with --key-phase random, the waits before key presses and clicks
+FRAME_S = 1 / 60  # a frame at 60 Hz
 
 
 def log(msg: str) -> None:
@@ -211,7 +213,19 @@ def drag_live(page, t: D.Target, moves: int, warmup: int = 5) -> dict:
     return out
 
 
-def clicks(page, t: D.Target, n: int) -> dict:
+def phase_wait(phase: str):
+    """What to do before each key press or click. "after-frame": nothing (the event goes as soon as
+    the last update has been painted and read back, so it lands at about the same point of the
+    frame clock each time). "random": wait a seeded random part of a frame first, as a hand's
+    presses fall anywhere in a frame (Chromium dispatches key presses and clicks when they come;
+    pointer moves it aligns to frames itself)."""
+    if phase == "after-frame":
+        return lambda: None
+    rng = random.Random(SEED)
+    return lambda: time.sleep(rng.uniform(0.0, FRAME_S))
+
+
+def clicks(page, t: D.Target, n: int, phase: str = "after-frame") -> dict:
     """n clicks (a tap on a cell, a press of a button), each waited for: pointerup -> painted update."""
     if t.need.get("click"):
         page.evaluate("(n) => { __bench.need = n; }", t.need["click"])
@@ -220,11 +234,14 @@ def clicks(page, t: D.Target, n: int) -> dict:
     page.evaluate("() => window.scrollBy(0, 0)")
     meter = H.CpuMeter(t.server and t.server.pid, t.idle)
     page.evaluate("() => __bench.reset('release')")
+    wait = phase_wait(phase)
 
     def click(i: int) -> None:
         if i:
             page.wait_for_timeout(20)  # two clicks in a row on one spot would be a double click
-        page.mouse.click(*page.evaluate(t.clicks["at"], i))
+        at = page.evaluate(t.clicks["at"], i)
+        wait()
+        page.mouse.click(*at)
 
     stopped = H.each_waited(page, range(n), click, 5000)
     rs = H.rows(page)
@@ -234,7 +251,7 @@ def clicks(page, t: D.Target, n: int) -> dict:
     after = H.settle(page, t.server and t.server.pid, t.idle)
     lat, missed = H.latencies(rs)
     out = {"click_ms": H.summary(lat), "clicks": len(rs), "clicks_without_update": missed, **H.breakdown(rs),
-           "after_last_click": after, "what": t.clicks["label"]}
+           "after_last_click": after, "what": t.clicks["label"], "phase": phase}
     if stopped:
         out["error"] = f"{H.MAX_MISSES} clicks in a row got no update; stopped"
     if t.server:
@@ -296,7 +313,7 @@ SLIDER_POSITION = """(h) => {
 }"""
 
 
-def slider_presses(page, t: D.Target, presses: int) -> dict:
+def slider_presses(page, t: D.Target, presses: int, phase: str = "after-frame") -> dict:
     """Focus the slider's handle and press ArrowRight (or ArrowLeft, away from the nearer end)
     `presses` times, each waited for."""
     if t.slider["tag"]:
@@ -314,6 +331,7 @@ def slider_presses(page, t: D.Target, presses: int) -> dict:
     page.evaluate("() => __bench.reset('key')")
     meter = H.CpuMeter(t.server and t.server.pid, t.idle)
     state = {"key": key, "refocus": 0}
+    wait = phase_wait(phase)
 
     def step(_) -> None:
         # Short sliders (a few tokens, eleven widths): turn round at either end (read between presses).
@@ -323,6 +341,7 @@ def slider_presses(page, t: D.Target, presses: int) -> dict:
                 state["key"] = "ArrowLeft"
             elif pos <= lo:
                 state["key"] = "ArrowRight"
+        wait()
         page.keyboard.press(state["key"])
 
     def refocus() -> None:
@@ -339,7 +358,7 @@ def slider_presses(page, t: D.Target, presses: int) -> dict:
     after = H.settle(page, t.server and t.server.pid, t.idle)
     lat, missed = H.latencies(rs)
     out = {"press_ms": H.summary(lat), "presses": len(rs), "presses_without_update": missed, **H.breakdown(rs),
-           "after_last_press": after, "focus_lost": state["refocus"], "key": key, "start_value": now}
+           "after_last_press": after, "focus_lost": state["refocus"], "key": key, "start_value": now, "phase": phase}
     if stopped:
         out["error"] = f"{H.MAX_MISSES} presses in a row got no update; stopped"
     if t.server:
@@ -371,12 +390,12 @@ def interactions(browser, t: D.Target, a: argparse.Namespace) -> dict:
         if t.slider is not None:
             try:
                 compared = t.key.split(".")[0] == "lookup" or t.key in COMPARED
-                out["slider"] = slider_presses(page, t, a.compare_presses if compared else a.presses)
+                out["slider"] = slider_presses(page, t, a.compare_presses if compared else a.presses, a.key_phase)
             except Exception as exc:  # noqa: BLE001
                 out["slider"] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
         if t.clicks is not None:
             try:
-                out["click"] = clicks(page, t, a.clicks)
+                out["click"] = clicks(page, t, a.clicks, a.key_phase)
             except Exception as exc:  # noqa: BLE001
                 out["click"] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
         out["page_errors"] = errors[:5]
@@ -458,7 +477,7 @@ def run(a: argparse.Namespace) -> dict:
     load0 = os.getloadavg()
     slugs = a.plates or registry.slugs()
     peers = Path(a.peers).resolve() if a.peers else None
-    result: dict = {"settings": {"loads": a.loads, "compare_loads": a.compare_loads, "moves": a.moves, "presses": a.presses, "compare_presses": a.compare_presses, "clicks": a.clicks,
+    result: dict = {"settings": {"loads": a.loads, "compare_loads": a.compare_loads, "moves": a.moves, "presses": a.presses, "compare_presses": a.compare_presses, "clicks": a.clicks, "key_phase": a.key_phase,
                                  "memory_plates": a.memory_plates, "cold_only": a.cold_only, "gestures": a.gestures,
                                  "extra_pages": a.pages, "seed": SEED, "niceness": a.niceness, "viewport": H.VIEWPORT,
                                  "chromium_args": H.CHROMIUM_ARGS + a.chromium_args},
@@ -774,6 +793,8 @@ def table(res: dict) -> str:
     lines.append(f"Machine: {res['versions'].get('cpus')} CPUs, {res['versions'].get('chromium')}; load average "
                  f"{res.get('loadavg_start', ['?'])[0]} at the start. CPU busy (all processes, ours included) while "
                  "each page was measured: " + ", ".join(loads) + ".")
+    if res.get("settings", {}).get("key_phase") == "random":
+        lines.append("Key presses and clicks went after a seeded random part of a frame (--key-phase random).")
     if res.get("notes"):
         lines += [""] + [f"- {n}" for n in res["notes"]]
     return "\n".join(lines) + "\n"
@@ -872,6 +893,9 @@ def main(argv=None) -> int:
     ap.add_argument("--load-gap", type=float, default=0.0, help="seconds between one cold load's end and the next")
     ap.add_argument("--cold-only", action="store_true", help="cold loads and bytes only (no interactions, no memory)")
     ap.add_argument("--clicks", type=int, default=100, help="clicks on a plate's cells or buttons (>= 100)")
+    ap.add_argument("--key-phase", choices=("after-frame", "random"), default="after-frame",
+                    help="when each key press and click goes: as soon as the last update has been read "
+                         "back, or after a seeded random part of a frame more (see phase_wait)")
     ap.add_argument("--gestures", type=int, default=30, help="baseline drag gestures (release → update)")
     ap.add_argument("--pages", type=int, default=4, help="extra open pages for the memory figure")
     ap.add_argument("--skip", action="append", default=[], choices=["served", "exported", "baseline", "floor"],

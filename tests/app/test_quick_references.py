@@ -57,4 +57,3 @@ def test_a_theme_and_values_set_again_are_read_as_bokeh_reads_them(quick):
     cb = CustomJS(code="", args={"d": Div(text="in args")})
     plot.js_on_event("tap", cb)  # a ref set after the page joined: the document recomputes
     assert ids(doc.models) == ids(collect_models(*doc.roots)) and cb.id in ids(doc.models)
-

@@ -29,4 +29,3 @@ def test_random_waits_spread_over_a_frame_the_same_each_run(monkeypatch):
     quarters = [sum(1 for s in first if k * R.FRAME_S / 4 <= s < (k + 1) * R.FRAME_S / 4) for k in range(4)]
     assert min(quarters) >= 70, quarters  # ~100 each: the whole frame, not one phase
     assert waits("random", 400, monkeypatch) == first  # seeded: a rerun presses at the same waits
-

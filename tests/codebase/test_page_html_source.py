@@ -26,7 +26,6 @@ def test_panels_function_is_the_one_read(name):
     assert digest == PANEL_SOURCES[name], source
 
 
-
 def test_the_server_leaves_document_checks_to_the_tests_unless_asked(monkeypatch):
     """Bokeh's check of every session's document is off when served (tests/app/test_plates_build.py
     checks every page instead), unless BOKEH_VALIDATE_DOC is set."""

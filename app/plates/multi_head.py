@@ -84,9 +84,10 @@ H_CHOICES = [1, 2, 4, 8]
 N_MIN, N_MAX = 2, 8
 SEED = 0
 PAPER = (512, 8)  # the transformer paper's d_model and h
-HEADS_PER_ROW = 4
+HEADS_PER_ROW = 3  # head maps to a row on a wide screen (heads_per_row)
 CELL_HEAD = 28  # px per cell of a head's weight map
 CELL = 32  # px per cell of concat, W_O and the output
+ROWS_Y = (-(N_MAX - 0.5), 2.5)  # concat's and the output's rows: N_MAX tokens' room, n at the top
 MUTED = PALETTE["muted"]
 
 
@@ -225,32 +226,37 @@ class MultiHeadState(PlateState):
 
 
 # --- data for the sources (multi_head.js builds the same dicts) ---------------------------------
-def heads_per_row(n: int, room: int = 0) -> int:
-    """Four head maps to a row, three when the maps are large (n > 6), to stay within 1280 px; on
-    a phone (`room`: the pixels a figure has across it; 0 on a wide screen) as many as fit, at least
-    one, so that the maps keep their size instead of shrinking."""
-    cols = HEADS_PER_ROW if n <= 6 else HEADS_PER_ROW - 1
-    while room and cols > 1 and head_maps_px(n, cols) > room:
+def heads_per_row(room: int = 0) -> int:
+    """Three head maps to a row on a wide screen (four maps of N_MAX tokens would pass 1280 px
+    beside the divisors); on a phone (`room`: the pixels a figure has across it; 0 on a wide
+    screen) as many as fit at N_MAX tokens, at least one, so that the maps keep their size instead
+    of shrinking. n does not count: a new n must leave the figure's size as it is."""
+    cols = HEADS_PER_ROW
+    while room and cols > 1 and head_maps_px(cols) > room:
         cols -= 1
     return cols
 
 
-def head_maps_px(n: int, cols: int) -> int:
-    """The head_maps figure's width in pixels with `cols` maps to a row (its frame and borders)."""
-    return round(((cols - 1) * (max(n, 4) + 2) + n + 1) * CELL_HEAD) + 12  # + 6 px of border each side
+def head_maps_px(cols: int) -> int:
+    """The head_maps figure's width in pixels with `cols` maps to a row (its frame and borders),
+    whatever n is: the width N_MAX tokens' maps take."""
+    return round(((cols - 1) * (N_MAX + 2) + N_MAX + 1) * CELL_HEAD) + 12  # + 6 px of border each side
 
 
 def head_origin(k: int, n: int, h: int, room: int = 0) -> tuple[int, int]:
-    """Where head k's cell (0, 0) sits in the head_maps figure."""
-    cols = min(h, heads_per_row(n, room))
+    """Where head k's cell (0, 0) sits in the head_maps figure (the maps of n tokens close up
+    towards the top left; the figure keeps N_MAX tokens' room)."""
+    cols = min(h, heads_per_row(room))
     return (k % cols) * (max(n, 4) + 2), -(k // cols) * (n + 3)
 
 
-def head_ranges(n: int, h: int, room: int = 0) -> tuple[float, float, float, float]:
-    """(x_start, x_end, y_start, y_end) of the head_maps figure."""
-    cols = min(h, heads_per_row(n, room))
+def head_ranges(h: int, room: int = 0) -> tuple[float, float, float, float]:
+    """(x_start, x_end, y_start, y_end) of the head_maps figure: the span of N_MAX tokens' maps,
+    whatever n is, so that a new n resizes no figure (BokehJS would lay the page out again and
+    everything below the maps would move under the reader's eyes)."""
+    cols = min(h, heads_per_row(room))
     rows = -(-h // cols)
-    return -1.5, (cols - 1) * (max(n, 4) + 2) + n - 0.5, -((rows - 1) * (n + 3) + n - 1) - 0.5, 2.6
+    return -1.5, (cols - 1) * (N_MAX + 2) + N_MAX - 0.5, -((rows - 1) * (N_MAX + 3) + N_MAX - 1) - 0.5, 2.6
 
 
 def head_data(weights: np.ndarray, raw: np.ndarray, d_k: int, room: int = 0) -> tuple[dict, dict, dict]:
@@ -572,8 +578,8 @@ class MultiHeadPlate(PlateViewer):
 
         tip = "<div style='white-space: pre-line; font: 12px/1.35 ui-monospace, monospace; max-width: 420px'>@tip</div>"
 
-        # The heads' weight maps, all in one figure, up to four to a row.
-        x0, x1, y0, y1 = head_ranges(n, h)
+        # The heads' weight maps, all in one figure, up to three to a row.
+        x0, x1, y0, y1 = head_ranges(h)
         self.head_x, self.head_y = Range1d(x0, x1), Range1d(y0, y1)
         hf = _heat("head_maps", None, CELL_HEAD, self.head_x, self.head_y, round((x1 - x0) * CELL_HEAD),
                    round((y1 - y0) * CELL_HEAD))
@@ -591,9 +597,9 @@ class MultiHeadPlate(PlateViewer):
 
         # concat @ W_O = output, laid out so output[i, c] sits where concat's row i meets W_O's column c.
         self.cols_x = Range1d(-1.5, w - 0.5)
-        self.rows_y = Range1d(-(n - 0.5), 2.5)
+        self.rows_y = Range1d(*ROWS_Y)
         self.w_o_y = Range1d(-(w - 0.5), 1.5)
-        fw, fh, fwo = round((w + 1) * CELL), round((n + 3) * CELL), round((w + 2) * CELL)
+        fw, fh, fwo = round((w + 1) * CELL), round((N_MAX + 3) * CELL), round((w + 2) * CELL)
         self.signed_maps = {}
         figs = {}
         for key, name, title, source, marks, xr, yr, hh in [
@@ -760,7 +766,7 @@ class MultiHeadPlate(PlateViewer):
         Vh = ac.split_heads(X @ Wv, h)  # (h, n, w/h)
         cells, titles, ticks = head_data(weights, raw, w // h, self.room)
         cm, cl, wm, wl, om = matrix_marks(n, w, h)
-        x0, x1, y0, y1 = head_ranges(n, h, self.room)
+        x0, x1, y0, y1 = head_ranges(h, self.room)
         self._rendering = True
         try:
             push(self.head_src, cells, force)
@@ -780,13 +786,13 @@ class MultiHeadPlate(PlateViewer):
             set_if_changed(self.div_table, "text", divisors_table_html(self.div_src.data))
             push(self.setting_src, {"d_model": [s.d_model], "h": [h], "n": [n], "width": [w]}, force)
             for rng, (a, b) in [(self.head_x, (x0, x1)), (self.head_y, (y0, y1)), (self.cols_x, (-1.5, w - 0.5)),
-                                (self.concat_fig.x_range, (-1.5, w - 0.5)), (self.rows_y, (-(n - 0.5), 2.5)),
+                                (self.concat_fig.x_range, (-1.5, w - 0.5)), (self.rows_y, ROWS_Y),
                                 (self.w_o_y, (-(w - 0.5), 1.5))]:
                 set_if_changed(rng, "start", a)
                 set_if_changed(rng, "end", b)
             set_if_changed(self.head_fig, "frame_width", round((x1 - x0) * CELL_HEAD))
             set_if_changed(self.head_fig, "frame_height", round((y1 - y0) * CELL_HEAD))
-            for f, hh in [(self.concat_fig, n + 3), (self.w_o_fig, w + 2), (self.out_fig, n + 3)]:
+            for f, hh in [(self.concat_fig, N_MAX + 3), (self.w_o_fig, w + 2), (self.out_fig, N_MAX + 3)]:
                 set_if_changed(f, "frame_width", round((w + 1) * CELL))
                 set_if_changed(f, "frame_height", round(hh * CELL))
             for key, values in [("concat", concat), ("w_o", Wo), ("output", output)]:

@@ -9,7 +9,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   "use strict";
   var M = AttentionMirror;
   var H_CHOICES = [1, 2, 4, 8], D_CHOICES = [4, 8, 16, 512], MAP_WIDTHS = [4, 8, 16], MAX_MAP_WIDTH = 16;
-  var N_MIN = 2, N_MAX = 8, HEADS_PER_ROW = 4, CELL_HEAD = 28, CELL = 32, PAPER = [512, 8];
+  var N_MIN = 2, N_MAX = 8, HEADS_PER_ROW = 3, CELL_HEAD = 28, CELL = 32, PAPER = [512, 8];
   var reverting = false;
 
   // --- text (app/formatting.py and multi_head.py write the same) ---------------------------------
@@ -47,20 +47,21 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   }
 
   // --- layout -------------------------------------------------------------------------------------
-  // `room`: the pixels a figure has across a phone (0 on a wide screen): fewer maps to a row.
-  function head_maps_px(n, cols) { return Math.round(((cols - 1) * (Math.max(n, 4) + 2) + n + 1) * CELL_HEAD) + 12; }
-  function heads_per_row(n, room) {
-    var cols = n <= 6 ? HEADS_PER_ROW : HEADS_PER_ROW - 1;
-    while (room && cols > 1 && head_maps_px(n, cols) > room) cols -= 1;
+  // `room`: the pixels a figure has across a phone (0 on a wide screen): fewer maps to a row. The
+  // figure keeps the room of N_MAX tokens' maps whatever n is, so that a new n resizes nothing.
+  function head_maps_px(cols) { return Math.round(((cols - 1) * (N_MAX + 2) + N_MAX + 1) * CELL_HEAD) + 12; }
+  function heads_per_row(room) {
+    var cols = HEADS_PER_ROW;
+    while (room && cols > 1 && head_maps_px(cols) > room) cols -= 1;
     return cols;
   }
   function head_origin(k, n, h, room) {
-    var cols = Math.min(h, heads_per_row(n, room));
+    var cols = Math.min(h, heads_per_row(room));
     return [(k % cols) * (Math.max(n, 4) + 2), -Math.floor(k / cols) * (n + 3)];
   }
-  function head_ranges(n, h, room) {
-    var cols = Math.min(h, heads_per_row(n, room)), rows = Math.ceil(h / cols);
-    return [-1.5, (cols - 1) * (Math.max(n, 4) + 2) + n - 0.5, -((rows - 1) * (n + 3) + n - 1) - 0.5, 2.6];
+  function head_ranges(h, room) {
+    var cols = Math.min(h, heads_per_row(room)), rows = Math.ceil(h / cols);
+    return [-1.5, (cols - 1) * (N_MAX + 2) + N_MAX - 0.5, -((rows - 1) * (N_MAX + 3) + N_MAX - 1) - 0.5, 2.6];
   }
   function cols(names) { var o = {}; names.forEach(function (k) { o[k] = []; }); return o; }
 
@@ -228,7 +229,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
       head: hd[0], head_titles: hd[1], head_ticks: hd[2], concat_data: concat_data(res.concat, res.weights, Vh),
       w_o: w_o_data(r.Wo, w / h), out: output_data(res.output, res.concat, r.Wo),
       concat_marks: mm[0], concat_lines: mm[1], w_o_marks: mm[2], w_o_lines: mm[3], out_marks: mm[4],
-      params: params_data(d_model, h), divisors: divisors_data(d_model, h), ranges: head_ranges(n, h, room || 0),
+      params: params_data(d_model, h), divisors: divisors_data(d_model, h), ranges: head_ranges(h, room || 0),
     };
   }
 
@@ -242,8 +243,9 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   }
 
   function room_of(a) { return a.screen && a.screen.data.room ? Number(a.screen.data.room[0]) || 0 : 0; }
-  // A new n or h resizes four figures (their frames follow the cells); BokehJS lays the whole page
-  // out again for each one, synchronously. One layout for the lot, in the next frame, once the
+  // A new h or d_model resizes up to four figures (their frames follow the cells; a new n resizes
+  // none: they keep N_MAX tokens' room); BokehJS lays the whole page out again for each one,
+  // synchronously. One layout for the lot, in the next frame, once the
   // renderers have their new glyphs (AEPage.one_layout; node tests load this file without page.js).
   function recompute(a, st) {
     var r = null, doc = a.head.document;
@@ -263,9 +265,9 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     var g = r.ranges;
     quiet(a.head_x, { start: g[0], end: g[1] }); quiet(a.head_y, { start: g[2], end: g[3] });
     quiet(a.cols_x, { start: -1.5, end: w - 0.5 }); quiet(a.concat_x, { start: -1.5, end: w - 0.5 });
-    quiet(a.rows_y, { start: -(n - 0.5), end: 2.5 }); quiet(a.w_o_y, { start: -(w - 0.5), end: 1.5 });
+    quiet(a.rows_y, { start: -(N_MAX - 0.5), end: 2.5 }); quiet(a.w_o_y, { start: -(w - 0.5), end: 1.5 });
     quiet(a.head_fig, { frame_width: Math.round((g[1] - g[0]) * CELL_HEAD), frame_height: Math.round((g[3] - g[2]) * CELL_HEAD) });
-    [[a.concat_fig, n + 3], [a.w_o_fig, w + 2], [a.out_fig, n + 3]].forEach(function (p) {
+    [[a.concat_fig, N_MAX + 3], [a.w_o_fig, w + 2], [a.out_fig, N_MAX + 3]].forEach(function (p) {
       quiet(p[0], { frame_width: Math.round((w + 1) * CELL), frame_height: Math.round(p[1] * CELL) });
     });
     [[a.concat_map, r.concat], [a.w_o_map, r.Wo], [a.out_map, r.output]].forEach(function (p) {

@@ -294,13 +294,14 @@ def test_the_glue_builds_what_python_builds():
 
 def test_on_a_phone_the_glue_and_python_place_the_head_maps_alike_within_the_room():
     """The browser reports its room (AEA11y.room(): 378 px on a 390 px phone); both sides then put
-    as many maps to a row as fit it, so Python's answer moves nothing the browser drew."""
+    as many maps of N_MAX tokens to a row as fit it, so Python's answer moves nothing the browser
+    drew, and a new n keeps the figure's size."""
     from app.plates.multi_head import CELL_HEAD
 
-    settings = [(8, h, n, room) for h in H_CHOICES for n in (2, 5, 8) for room in (378, 250)]
+    settings = [(8, h, n, room) for h in H_CHOICES for n in (2, 5, 8) for room in (600, 378, 250)]
     results = run_glue([{"kind": "compute", "d_model": d, "h": h, "n": n, "room": room} for d, h, n, room in settings])
     plate = MultiHeadPlate()
-    rows_seen = set()
+    rows_seen, frames = set(), {}
     for (d, h, n, room), res in zip(settings, results):
         plate.state.param.update(d_model=d, h=h, n=n)
         plate._on_screen("data", None, {"room": [room]})
@@ -312,7 +313,9 @@ def test_on_a_phone_the_glue_and_python_place_the_head_maps_alike_within_the_roo
         per_row = len({x for x, k in zip(plate.head_titles.data["x"], range(h))})
         assert width <= room or per_row == 1, (h, n, room, width)
         rows_seen.add((h, per_row))
+        frames.setdefault((h, room), set()).add((plate.head_fig.frame_width, plate.head_fig.frame_height))
     assert (8, 2) in rows_seen and (8, 1) in rows_seen  # the room changes the layout
+    assert all(len(f) == 1 for f in frames.values()), frames  # ... and n does not change the figure's size
     for bad in (["wide"], [-5], [float("inf")], [10**9], []):
         plate._on_screen("data", None, {"room": bad})
         assert plate.room == 0, bad
@@ -322,7 +325,7 @@ def test_on_a_phone_the_glue_and_python_place_the_head_maps_alike_within_the_roo
 def head_ranges_wide(plate):
     from app.plates.multi_head import head_ranges
 
-    return head_ranges(plate.state.n, plate.state.h)[1]
+    return head_ranges(plate.state.h)[1]
 
 
 URLS = ["", "h=4", "d_model=16&h=8&n=8", "d_model=4&h=8", "d_model=4", "n=99", "n=1.5", "n=2.5", "n=abc", "n=inf",

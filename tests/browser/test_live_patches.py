@@ -143,11 +143,12 @@ FIGURES = ['head_maps', 'concat_map', 'w_o_map', 'output_map']
 
 @pytest.mark.parametrize("change", ["n", "d_model"])
 def test_a_change_of_n_or_width_lays_out_only_the_resized_figures(new_tab, export_plate, change):
-    """A new n or d_model resizes three figures of four; AEPage.one_layout lays out just those,
-    in the next frame, without a layout of the whole page, and draws each figure at most once,
-    each resized one once (W_O, which n leaves as it is, not at all). A whole-page layout
-    afterwards then moves no box and changes no pixel: the figures' own layout put everything
-    where BokehJS would."""
+    """A new d_model resizes three figures of four; AEPage.one_layout lays out just those, in the
+    next frame, without a layout of the whole page, and draws each resized one once. A new n
+    resizes none (the figures keep N_MAX tokens' room), so nothing on the page moves, and the three
+    figures whose numbers changed are drawn once each (W_O, which n leaves as it is, not at all). A
+    whole-page layout afterwards then moves no box and changes no pixel: the figures' own layout
+    put everything where BokehJS would."""
     from test_multi_head_browser import READY as MH_READY
     from test_multi_head_browser import TAG as MH_TAG
     from test_multi_head_browser import assert_matches_core as mh_matches_core
@@ -160,6 +161,7 @@ def test_a_change_of_n_or_width_lays_out_only_the_resized_figures(new_tab, expor
     sizes = page.evaluate("""(ks) => ks.map((k) => {
         const m = Bokeh.documents[0].get_model_by_name(k); return [m.frame_width, m.frame_height]; })""", FIGURES)
     assert page.evaluate(COUNT_LAYOUTS) >= 1
+    boxes_before, height_before = page.evaluate(BOXES), page.evaluate("() => document.body.scrollHeight")
     page.evaluate(COUNT_DRAWS)
     if change == "n":
         handle = page.locator(".noUi-handle").first
@@ -178,12 +180,16 @@ def test_a_change_of_n_or_width_lays_out_only_the_resized_figures(new_tab, expor
     after = page.evaluate("""(ks) => ks.map((k) => {
         const m = Bokeh.documents[0].get_model_by_name(k); return [m.frame_width, m.frame_height]; })""", FIGURES)
     resized = [k for k, a, b in zip(FIGURES, sizes, after) if a != b]
-    assert len(resized) >= 3, (sizes, after)  # the figures did change size
     assert page.evaluate("() => window.__ae_layouts") == 0  # no whole-page layout, not even from a ResizeObserver
     draws = page.evaluate("() => window.__ae_draws")
-    assert all(draws[k] == 1 for k in resized) and max(draws.values()) == 1, draws
     if change == "n":
-        assert draws["w_o_map"] == 0, draws
+        assert resized == [], (sizes, after)
+        assert page.evaluate(BOXES) == boxes_before  # nothing moved
+        assert page.evaluate("() => document.body.scrollHeight") == height_before
+        assert draws == {"head_maps": 1, "concat_map": 1, "w_o_map": 0, "output_map": 1}, draws
+    else:
+        assert len(resized) >= 3, (sizes, after)  # the figures did change size
+        assert all(draws[k] == 1 for k in resized) and max(draws.values()) == 1, draws
     mh_matches_core(mh_read(page), d_model, h, n)
     boxes, picture = page.evaluate(BOXES), page.screenshot(full_page=True)
     page.evaluate(FULL_LAYOUT)

@@ -87,7 +87,7 @@ PAPER = (512, 8)  # the transformer paper's d_model and h
 HEADS_PER_ROW = 3  # head maps to a row on a wide screen (heads_per_row)
 CELL_HEAD = 28  # px per cell of a head's weight map
 CELL = 32  # px per cell of concat, W_O and the output
-ROWS_Y = (-(N_MAX - 0.5), 2.5)  # concat's and the output's rows: N_MAX tokens' room, n at the top
+ROWS_Y = (-(N_MAX - 0.5), 2.5)  # concat's and the output's rows: N_MAX tokens' room, n at the top (never changes)
 MUTED = PALETTE["muted"]
 
 
@@ -654,7 +654,7 @@ class MultiHeadPlate(PlateViewer):
                   "divisors": self.div_src, "params_table": self.params_table, "divisors_table": self.div_table,
                   "setting": self.setting_src, "screen": self.screen_src, "head_fig": hf, "concat_fig": self.concat_fig,
                   "w_o_fig": self.w_o_fig, "out_fig": self.out_fig, "head_x": self.head_x, "head_y": self.head_y,
-                  "cols_x": self.cols_x, "concat_x": self.concat_fig.x_range, "rows_y": self.rows_y, "w_o_y": self.w_o_y,
+                  "cols_x": self.cols_x, "concat_x": self.concat_fig.x_range, "w_o_y": self.w_o_y,
                   "concat_map": self.signed_maps["concat"], "w_o_map": self.signed_maps["w_o"],
                   "out_map": self.signed_maps["output"], "d_model": self.d_w, "h": self.h_w, "n": self.n_w,
                   "summary": self.summary_div, "message": self.message_div,
@@ -786,8 +786,7 @@ class MultiHeadPlate(PlateViewer):
             set_if_changed(self.div_table, "text", divisors_table_html(self.div_src.data))
             push(self.setting_src, {"d_model": [s.d_model], "h": [h], "n": [n], "width": [w]}, force)
             for rng, (a, b) in [(self.head_x, (x0, x1)), (self.head_y, (y0, y1)), (self.cols_x, (-1.5, w - 0.5)),
-                                (self.concat_fig.x_range, (-1.5, w - 0.5)), (self.rows_y, ROWS_Y),
-                                (self.w_o_y, (-(w - 0.5), 1.5))]:
+                                (self.concat_fig.x_range, (-1.5, w - 0.5)), (self.w_o_y, (-(w - 0.5), 1.5))]:
                 set_if_changed(rng, "start", a)
                 set_if_changed(rng, "end", b)
             set_if_changed(self.head_fig, "frame_width", round((x1 - x0) * CELL_HEAD))

@@ -265,7 +265,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     var g = r.ranges;
     quiet(a.head_x, { start: g[0], end: g[1] }); quiet(a.head_y, { start: g[2], end: g[3] });
     quiet(a.cols_x, { start: -1.5, end: w - 0.5 }); quiet(a.concat_x, { start: -1.5, end: w - 0.5 });
-    quiet(a.rows_y, { start: -(N_MAX - 0.5), end: 2.5 }); quiet(a.w_o_y, { start: -(w - 0.5), end: 1.5 });
+    quiet(a.w_o_y, { start: -(w - 0.5), end: 1.5 });
     quiet(a.head_fig, { frame_width: Math.round((g[1] - g[0]) * CELL_HEAD), frame_height: Math.round((g[3] - g[2]) * CELL_HEAD) });
     [[a.concat_fig, N_MAX + 3], [a.w_o_fig, w + 2], [a.out_fig, N_MAX + 3]].forEach(function (p) {
       quiet(p[0], { frame_width: Math.round((w + 1) * CELL), frame_height: Math.round(p[1] * CELL) });

@@ -689,8 +689,10 @@ class MultiHeadPlate(PlateViewer):
         self.h_w.js_on_change("active", live)
         self.n_w.js_on_change("value", live)
 
-        # Python follows the widgets (the slider when it is let go).
-        for model, attr in [(self.d_w, "value"), (self.h_w, "active"), (self.n_w, "value_throttled")]:
+        # Python follows the widgets (the slider when it is let go); multi_head.js marks the head
+        # maps' figure "busy" during a run of changes, and Python folds them in once the mark goes.
+        for model, attr in [(self.d_w, "value"), (self.h_w, "active"), (self.n_w, "value_throttled"),
+                            (self.head_fig, "tags")]:
             model.on_change(attr, partial(self._from_browser))
         self.screen_src.on_change("data", self._on_screen)
 
@@ -720,8 +722,8 @@ class MultiHeadPlate(PlateViewer):
     # --- browser -> state --------------------------------------------------------------------
     def _from_browser(self, attr, old, new) -> None:
         """Fold the widgets into the state; a refused pair puts the widgets back and says why."""
-        if getattr(self, "_rendering", False):
-            return
+        if getattr(self, "_rendering", False) or "busy" in (self.head_fig.tags or []):
+            return  # our own echo, or a run of changes the browser leads (folded in when it ends)
         try:
             d_model = int(self.d_w.value)
             h = H_CHOICES[int(self.h_w.active)]

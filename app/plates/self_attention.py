@@ -485,7 +485,8 @@ class SelfAttentionPlate(PlateViewer):
         }
         models = {"data": data, **self.sources, **{f"range_{k}": v for k, v in self.ranges.items()},
                   "n": self.n_w, "shuffle": self.shuffle_w, "positions": self.positions_w, "cross": self.cross_w,
-                  "order": self.order_div, "check": self.check_div, "message": self.message_div}
+                  "order": self.order_div, "check": self.check_div, "message": self.message_div,
+                  "plot": self.figs["weights"]}
 
         f, src = self.figs, self.sources
         self.a11y_toggle, self.a11y_view = a11y.add_to(models, [
@@ -515,7 +516,7 @@ class SelfAttentionPlate(PlateViewer):
 
         self.a11y_toggle.js_on_change("active", js("AEA11y.on_table_toggle(a);"))
 
-        recompute = js("SelfAttentionLive.recompute(a);")
+        recompute = js("SelfAttentionLive.on_widget(a);")
         self.n_w.js_on_change("value", recompute)
         self.shuffle_w.js_on_change("value", recompute)
         self.positions_w.js_on_change("active", recompute)
@@ -523,8 +524,10 @@ class SelfAttentionPlate(PlateViewer):
         self.shuffle_btn.js_on_event(ButtonClick, js("SelfAttentionLive.on_shuffle(a);"))
         self.original_btn.js_on_event(ButtonClick, js("SelfAttentionLive.on_original(a);"))
 
+        # self_attention.js marks the weights plot "busy" during a run of changes; Python folds
+        # the widgets in once the mark goes.
         for model, attr in [(self.n_w, "value"), (self.shuffle_w, "value"), (self.positions_w, "active"),
-                            (self.cross_w, "active")]:
+                            (self.cross_w, "active"), (self.figs["weights"], "tags")]:
             model.on_change(attr, partial(self._from_browser, attr))
 
         f = self.figs
@@ -563,8 +566,8 @@ class SelfAttentionPlate(PlateViewer):
     # --- browser -> state ----------------------------------------------------------------
     def _from_browser(self, which: str, attr, old, new) -> None:
         """Fold a widget change from the browser into the state; refuse bad input with a message."""
-        if getattr(self, "_rendering", False):
-            return
+        if getattr(self, "_rendering", False) or "busy" in (self.figs["weights"].tags or []):
+            return  # our own echo, or a run of changes the browser leads (folded in when it ends)
         try:
             n = _whole(self.n_w.value, "Tokens n", N_MIN, N_MAX)
             k = _whole(self.shuffle_w.value, "Shuffle #", 0, MAX_SHUFFLE)

@@ -297,9 +297,29 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
       return;
     }
     if (st.d_model === cur.d_model[0] && st.h === cur.h[0] && st.n === cur.n[0]) return;
+    guard(a);
     recompute(a, st);
     quiet(a.message, { text: "" });
     if (a.defaults) write_url(a, a.defaults);
+    if (typeof AELive !== "undefined") AELive.busy_until_still(a.head_fig, SETTLE_MS);
+  }
+
+  // A run of changes (a held arrow key on n repeats every ~30 ms) is led by the browser: the head
+  // maps' figure carries "busy" and Python waits, then folds the widgets in once, SETTLE_MS after
+  // the last change (as masking.js and scaling.js do), instead of recomputing and resending every
+  // source at each step.
+  var SETTLE_MS = 150;
+
+  // The first change of a run reaches Python before "busy" does, so Python answers it, and that
+  // answer can land after a later step: a message that leaves the page showing other settings
+  // than the widgets hold is an earlier answer, and the page recomputes (AELive.guard_late).
+  function guard(a) {
+    if (typeof AELive === "undefined") return;
+    AELive.guard_late(a.setting, [a.setting], function () {
+      var st = settings(a), cur = a.setting.data;
+      return !reverting && !split_problem(st.d_model, st.h) && st.n >= N_MIN && st.n <= N_MAX &&
+        (st.d_model !== cur.d_model[0] || st.h !== cur.h[0] || st.n !== cur.n[0]);
+    }, function () { recompute(a, settings(a)); });
   }
 
   // The address bar follows the plate (names and formats of MultiHeadState.to_url()).

@@ -166,11 +166,22 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
 
   var SOURCES = ["tokens", "scores", "weights", "row_sums", "output", "original_output", "output_diff", "perm_check"];
 
-  // Python answers each change (a step of n, a press of Shuffle, a toggle): an answer to one that
-  // lands after the next (a held key repeats every ~30 ms) is not drawn (AELive.guard_late). The
-  // page keeps the tokens and weights it computed for the widgets' settings; a message that
-  // leaves other numbers there while the settings are the same (beyond 1e-9: Python's answer to
-  // these settings agrees to 1e-12 and is kept) is an earlier answer, and the page recomputes.
+  // A run of changes (a held arrow key repeats every ~30 ms, so does Enter held on Shuffle) is led
+  // by the browser: the weights plot carries "busy" and Python waits, then folds the widgets in
+  // once, SETTLE_MS after the last change (as masking.js and scaling.js do), instead of
+  // recomputing and resending every source at each step.
+  var SETTLE_MS = 150;
+  function on_widget(a) {
+    var fd = recompute(a);
+    if (typeof AELive !== "undefined" && a.plot) AELive.busy_until_still(a.plot, SETTLE_MS);
+    return fd;
+  }
+
+  // The first change of a run reaches Python before "busy" does, so Python answers it, and that
+  // answer can land after a later step: it is not drawn (AELive.guard_late). The page keeps the
+  // tokens and weights it computed for the widgets' settings; a message that leaves other numbers
+  // there while the settings are the same (beyond 1e-9: Python's answer to these settings agrees
+  // to 1e-12 and is kept) is an earlier answer, and the page recomputes.
   function settings_key(st) { return [st.n, st.shuffle, st.positions, st.cross].join("|"); }
   // live.js's comparison; the columns may be typed arrays (Python's) or arrays (the page's).
   function near(want, got) { return got != null && AELive.same_value(want, Array.from(got), 1e-9); }
@@ -246,7 +257,7 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
   var api = {
     on_ready: on_ready, speak_text: speak_text,
     fix: fix, sci: sci, show_diff: show_diff, show_exp: show_exp, settings: settings, compute: compute,
-    frame_data: frame_data, check_html: check_html, order_html: order_html, recompute: recompute,
+    frame_data: frame_data, check_html: check_html, order_html: order_html, recompute: recompute, on_widget: on_widget,
     on_shuffle: on_shuffle, on_original: on_original, url_fields: url_fields, write_url: write_url, apply_url: apply_url,
   };
   if (typeof globalThis !== "undefined") globalThis.SelfAttentionLive = api;

@@ -205,6 +205,23 @@ class TestPlate:
         assert plate.state.n == 7
         assert_plate_matches_core(plate)
 
+    def test_a_run_the_browser_leads_is_folded_in_once_when_it_ends(self):
+        """What multi_head.js sends during a held key: the head maps' figure goes "busy", n steps,
+        "busy" goes. Python answers nothing until the mark goes, then folds the last step in."""
+        plate = MultiHeadPlate()
+        render(plate)
+        sent = []
+        plate.head_src.on_change("data", lambda attr, old, new: sent.append("head"))
+        plate.head_fig.tags = ["busy"]
+        for n in (6, 7, 8):
+            plate.n_w.value = n
+            plate.n_w.trigger("value_throttled", n - 1, n)
+        plate.h_w.active = 2
+        assert (plate.state.n, plate.state.h) == (5, 2) and sent == []  # still busy: nothing folded
+        plate.head_fig.tags = []
+        assert (plate.state.n, plate.state.h) == (8, 4) and sent == ["head"]
+        assert_plate_matches_core(plate)
+
     def test_page_pins_the_seed_numbers(self):
         page = plate_page("multi-head")
         root = render(page)

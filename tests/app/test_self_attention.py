@@ -315,6 +315,25 @@ def test_every_browser_change_resends_every_source(plate):
     assert "original_output" not in sent and "scores" in sent
 
 
+def test_a_run_the_browser_leads_is_folded_in_once_when_it_ends(plate):
+    """What self_attention.js sends during a held key: the weights plot goes "busy", n steps, "busy"
+    goes. Python answers nothing until the mark goes, then folds the last step in and resends
+    every source once."""
+    sent = []
+    for name in SOURCES:
+        plate.sources[name].on_change("data", lambda attr, old, new, name=name: sent.append(name))
+    busy = plate.figs["weights"]
+    busy.tags = ["busy"]
+    for n in (6, 7, 8):
+        plate.n_w.value = n
+    plate.shuffle_w.value = 3
+    assert (plate.state.n, plate.state.shuffle) == (5, 1) and sent == []  # still busy: nothing folded
+    busy.tags = []
+    assert (plate.state.n, plate.state.shuffle) == (8, 3)
+    assert sorted(sent) == sorted(SOURCES)
+    assert_view_matches_state(plate)
+
+
 def test_widgets_drive_the_state_inside_a_document(plate):
     doc = Document()
     doc.add_root(pn.panel(plate).get_root(doc))
@@ -402,4 +421,4 @@ def test_browser_data_matches_python():
     np.testing.assert_array_equal(np.array(data["Wq"]), WQ)
     assert data["perms"]["5"][1] == list(SEED_PERM)
     assert data["letters"] == LETTERS and data["defaults"] == DEFAULTS
-    assert "SelfAttentionLive.recompute(a);" in cb.code
+    assert "SelfAttentionLive.on_widget(a);" in cb.code

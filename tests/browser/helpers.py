@@ -444,12 +444,14 @@ REPLAY_STATE = r"""() => {
   const d = Bokeh.documents[0];
   for (const [id, attrs] of window.__ae_saved) d.get_model_by_id(id).setv(attrs, {sync: false, check_eq: false});
 }"""
-# Every n drawn, in order: the n of the `weights` source (n × n values) at each animation frame.
-WATCH_FRAMES = r"""() => {
+# Every n drawn, in order, read at each animation frame by `drawn_n` (a JS expression of the
+# document `d`; by default the n of the `weights` source, n × n values).
+WEIGHTS_N = "Math.round(Math.sqrt(d.get_model_by_name('weights').data.value.length))"
+WATCH_FRAMES = r"""(drawn_n) => {
   window.__ae_drawn = [];
-  const src = Bokeh.documents[0].get_model_by_name('weights');
+  const d = Bokeh.documents[0], count = new Function("d", "return " + drawn_n);
   const tick = () => {
-    const n = Math.round(Math.sqrt(src.data.value.length));
+    const n = count(d);
     if (window.__ae_drawn[window.__ae_drawn.length - 1] !== n) window.__ae_drawn.push(n);
     window.__ae_raf = requestAnimationFrame(tick);
   };
@@ -458,11 +460,11 @@ WATCH_FRAMES = r"""() => {
 TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 
 
-def hold_arrow_key(page, sources, n_min: int, n_max: int) -> None:
+def hold_arrow_key(page, sources, n_min: int, n_max: int, drawn_n: str = WEIGHTS_N) -> None:
     """On a served page with an n slider: step down to n_min and save that state, step to
     n_min + 1 and replay the saved state as a late answer of Python's, then press ArrowRight 15 ms
     apart up to n_max. Asserts that the replay is never drawn and that the run draws only
-    increasing n, ending on n_max."""
+    increasing n (read by `drawn_n`, see WATCH_FRAMES), ending on n_max."""
     page.locator(".noUi-handle").first.focus()
     n_now = "() => Bokeh.documents[0].get_model_by_name('n').value"
     while page.evaluate(n_now) > n_min:
@@ -473,11 +475,11 @@ def hold_arrow_key(page, sources, n_min: int, n_max: int) -> None:
     sent = ws_count(page)
     page.keyboard.press("ArrowRight")
     wait_synced(page, sent)
-    page.evaluate(WATCH_FRAMES)
+    page.evaluate(WATCH_FRAMES, drawn_n)
     page.evaluate(REPLAY_STATE)
     page.evaluate(TWO_FRAMES)
     after_replay = page.evaluate("() => { cancelAnimationFrame(window.__ae_raf); return window.__ae_drawn; }")
-    page.evaluate(WATCH_FRAMES)
+    page.evaluate(WATCH_FRAMES, drawn_n)
     sent = ws_count(page)
     for _ in range(n_max - n_min):
         page.keyboard.press("ArrowRight")

@@ -154,6 +154,29 @@ def test_served_click_changes_every_number_live_then_python_agrees(tab, served_u
     tab.assert_no_errors()
 
 
+# Every source a late answer of Python's replaces (the settings' source too: it names the step).
+MH_SOURCES = ("head_weights", "head_titles", "head_ticks", "concat", "w_o", "mh_output", "concat_marks",
+              "concat_lines", "w_o_marks", "w_o_lines", "output_marks", "setting")
+
+
+def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
+    """Key presses 15 ms apart on the served n slider (a held key repeats every ~30 ms): Python
+    waits for the run to end (the head maps' figure is "busy") and folds it in once, an answer to
+    an earlier step that lands after a later one (replayed here) is never drawn, and the page ends
+    on attention_core's numbers."""
+    from app.plates.multi_head import N_MAX, N_MIN
+
+    from helpers import hold_arrow_key
+
+    page = tab.page
+    open_plate(page, f"{served_url}/multi-head")
+    wait_synced(page)
+    n_of_heads = "Math.max(...Array.from(d.get_model_by_name('head_weights').data.i)) + 1"
+    hold_arrow_key(page, MH_SOURCES, N_MIN, N_MAX, drawn_n=n_of_heads)
+    assert_matches_core(read(page), 8, 2, N_MAX)
+    tab.assert_no_errors()
+
+
 @pytest.fixture(scope="module")
 def exported(export_plate):
     return export_plate("multi-head")

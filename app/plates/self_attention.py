@@ -566,8 +566,12 @@ class SelfAttentionPlate(PlateViewer):
     # --- browser -> state ----------------------------------------------------------------
     def _from_browser(self, which: str, attr, old, new) -> None:
         """Fold a widget change from the browser into the state; refuse bad input with a message."""
-        if getattr(self, "_rendering", False) or "busy" in (self.figs["weights"].tags or []):
-            return  # our own echo, or a run of changes the browser leads (folded in when it ends)
+        if getattr(self, "_rendering", False):
+            return  # our own echo
+        if "busy" in (self.figs["weights"].tags or []):
+            if which != "tags":
+                self._page_ahead = True  # the page shows mirror.js's numbers for a step Python has not seen
+            return  # a run of changes the browser leads, folded in when it ends
         try:
             n = _whole(self.n_w.value, "Tokens n", N_MIN, N_MAX)
             k = _whole(self.shuffle_w.value, "Shuffle #", 0, MAX_SHUFFLE)
@@ -586,17 +590,22 @@ class SelfAttentionPlate(PlateViewer):
                                     cross=0 in (self.cross_w.active or []))
         finally:
             self._from_page = False
-        if self._renders == renders:  # the state did not change, so its watcher did not render
+        if self._renders == renders and (which != "tags" or self._page_ahead):
+            # The state did not change, so its watcher did not render, but the page may hold
+            # mirror.js's numbers. A run's end with no step after Python's last answer (one click)
+            # leaves Python's own numbers on the page: nothing to send.
             self._render(force=True)
 
     # --- state -> view -------------------------------------------------------------------
     _from_page = False
+    _page_ahead = False
     _renders = 0
 
     def _render(self, force: bool = False) -> None:
         s = self.state
         force = force or self._from_page
         self._renders += 1
+        self._page_ahead = False
         fd = frame_data(s.frame())
         self._rendering = True
         try:

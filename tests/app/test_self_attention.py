@@ -334,6 +334,26 @@ def test_a_run_the_browser_leads_is_folded_in_once_when_it_ends(plate):
     assert_view_matches_state(plate)
 
 
+def test_one_click_is_answered_once(plate):
+    """One click (no run): Python answers the change, which reaches it before "busy" does; the run's
+    end then finds nothing new and sends nothing. A step the page took while busy is resent."""
+    sent = []
+    for name in SOURCES:
+        plate.sources[name].on_change("data", lambda attr, old, new, name=name: sent.append(name))
+    busy = plate.figs["weights"]
+    plate.positions_w.active = [0]
+    assert plate.state.positions and sorted(sent) == sorted(SOURCES)
+    sent.clear()
+    busy.tags = ["busy"]
+    busy.tags = []
+    assert sent == []
+    busy.tags = ["busy"]
+    plate.n_w.value = 6  # taken while busy: the page drew mirror.js's numbers for n = 6 ...
+    plate.n_w.value = 5  # ... and then for n = 5 again, the state Python last answered
+    busy.tags = []
+    assert plate.state.n == 5 and sorted(sent) == sorted(SOURCES)  # attention_core's numbers resent
+
+
 def test_widgets_drive_the_state_inside_a_document(plate):
     doc = Document()
     doc.add_root(pn.panel(plate).get_root(doc))

@@ -722,8 +722,12 @@ class MultiHeadPlate(PlateViewer):
     # --- browser -> state --------------------------------------------------------------------
     def _from_browser(self, attr, old, new) -> None:
         """Fold the widgets into the state; a refused pair puts the widgets back and says why."""
-        if getattr(self, "_rendering", False) or "busy" in (self.head_fig.tags or []):
-            return  # our own echo, or a run of changes the browser leads (folded in when it ends)
+        if getattr(self, "_rendering", False):
+            return  # our own echo
+        if "busy" in (self.head_fig.tags or []):
+            if attr != "tags":
+                self._page_ahead = True  # the page shows mirror.js's numbers for a step Python has not seen
+            return  # a run of changes the browser leads, folded in when it ends
         try:
             d_model = int(self.d_w.value)
             h = H_CHOICES[int(self.h_w.active)]
@@ -741,8 +745,10 @@ class MultiHeadPlate(PlateViewer):
         self.state.message = ""
         before = (self.state.d_model, self.state.h, self.state.n)
         self.state.param.update(d_model=d_model, h=h, n=n)  # a change renders through the state's watcher
-        if (d_model, h, n) == before:
-            self._render()  # unchanged: still answer, putting the widgets back
+        if (d_model, h, n) == before and (attr != "tags" or self._page_ahead):
+            # Unchanged: still answer, putting the widgets back. A run's end with no step after
+            # Python's last answer (one click) leaves Python's own numbers on the page.
+            self._render()
 
     def _on_screen(self, attr, old, new) -> None:
         """The browser's room on a phone: a whole number of pixels, anything else means none."""
@@ -756,8 +762,11 @@ class MultiHeadPlate(PlateViewer):
             self._render()
 
     # --- state -> view -----------------------------------------------------------------------
+    _page_ahead = False
+
     def _render(self, force: bool = False) -> None:
         """Recompute with attention_core and push what differs to the browser."""
+        self._page_ahead = False
         s = self.state
         if split_problem(s.d_model, s.h):
             return  # the state's watcher is putting the pair back

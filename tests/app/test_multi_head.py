@@ -222,6 +222,26 @@ class TestPlate:
         assert (plate.state.n, plate.state.h) == (8, 4) and sent == ["head"]
         assert_plate_matches_core(plate)
 
+    def test_one_click_is_answered_once(self):
+        """One click (no run): Python answers the change, which reaches it before "busy" does; the
+        run's end then finds nothing new and does not recompute. A step taken while busy is."""
+        plate = MultiHeadPlate()
+        render(plate)
+        renders = []
+        real = plate._render
+        plate._render = lambda force=False: (renders.append(force), real(force))
+        plate.h_w.active = 2
+        assert plate.state.h == 4 and len(renders) == 1
+        plate.head_fig.tags = ["busy"]
+        plate.head_fig.tags = []
+        assert len(renders) == 1
+        plate.head_fig.tags = ["busy"]
+        plate.h_w.active = 1  # taken while busy: the page drew mirror.js's numbers for h = 2 ...
+        plate.h_w.active = 2  # ... and then for h = 4 again, the state Python last answered
+        plate.head_fig.tags = []
+        assert plate.state.h == 4 and len(renders) == 2
+        assert_plate_matches_core(plate)
+
     def test_page_pins_the_seed_numbers(self):
         page = plate_page("multi-head")
         root = render(page)

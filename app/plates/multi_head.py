@@ -689,10 +689,10 @@ class MultiHeadPlate(PlateViewer):
         self.h_w.js_on_change("active", live)
         self.n_w.js_on_change("value", live)
 
-        # Python follows the widgets (the slider when it is let go); multi_head.js marks the head
-        # maps' figure "busy" during a run of changes, and Python folds them in once the mark goes.
+        # Python follows the widgets (the slider when it is let go); multi_head.js marks the
+        # settings' source "busy" during a run of changes, and Python folds them in once it goes.
         for model, attr in [(self.d_w, "value"), (self.h_w, "active"), (self.n_w, "value_throttled"),
-                            (self.head_fig, "tags")]:
+                            (self.setting_src, "tags")]:
             model.on_change(attr, partial(self._from_browser))
         self.screen_src.on_change("data", self._on_screen)
 
@@ -724,7 +724,7 @@ class MultiHeadPlate(PlateViewer):
         """Fold the widgets into the state; a refused pair puts the widgets back and says why."""
         if getattr(self, "_rendering", False):
             return  # our own echo
-        if "busy" in (self.head_fig.tags or []):
+        if "busy" in (self.setting_src.tags or []):
             if attr != "tags":
                 self._page_ahead = True  # the page shows mirror.js's numbers for a step Python has not seen
             return  # a run of changes the browser leads, folded in when it ends

@@ -485,8 +485,7 @@ class SelfAttentionPlate(PlateViewer):
         }
         models = {"data": data, **self.sources, **{f"range_{k}": v for k, v in self.ranges.items()},
                   "n": self.n_w, "shuffle": self.shuffle_w, "positions": self.positions_w, "cross": self.cross_w,
-                  "order": self.order_div, "check": self.check_div, "message": self.message_div,
-                  "plot": self.figs["weights"]}
+                  "order": self.order_div, "check": self.check_div, "message": self.message_div}
 
         f, src = self.figs, self.sources
         self.a11y_toggle, self.a11y_view = a11y.add_to(models, [
@@ -524,10 +523,10 @@ class SelfAttentionPlate(PlateViewer):
         self.shuffle_btn.js_on_event(ButtonClick, js("SelfAttentionLive.on_shuffle(a);"))
         self.original_btn.js_on_event(ButtonClick, js("SelfAttentionLive.on_original(a);"))
 
-        # self_attention.js marks the weights plot "busy" during a run of changes; Python folds
+        # self_attention.js marks the check's source "busy" during a run of changes; Python folds
         # the widgets in once the mark goes.
         for model, attr in [(self.n_w, "value"), (self.shuffle_w, "value"), (self.positions_w, "active"),
-                            (self.cross_w, "active"), (self.figs["weights"], "tags")]:
+                            (self.cross_w, "active"), (self.sources["perm_check"], "tags")]:
             model.on_change(attr, partial(self._from_browser, attr))
 
         f = self.figs
@@ -568,7 +567,7 @@ class SelfAttentionPlate(PlateViewer):
         """Fold a widget change from the browser into the state; refuse bad input with a message."""
         if getattr(self, "_rendering", False):
             return  # our own echo
-        if "busy" in (self.figs["weights"].tags or []):
+        if "busy" in (self.sources["perm_check"].tags or []):
             if which != "tags":
                 self._page_ahead = True  # the page shows mirror.js's numbers for a step Python has not seen
             return  # a run of changes the browser leads, folded in when it ends

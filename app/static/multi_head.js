@@ -301,13 +301,14 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     recompute(a, st);
     quiet(a.message, { text: "" });
     if (a.defaults) write_url(a, a.defaults);
-    if (typeof AELive !== "undefined") AELive.busy_until_still(a.head_fig, SETTLE_MS);
+    if (typeof AELive !== "undefined") AELive.busy_until_still(a.setting, SETTLE_MS);
   }
 
-  // A run of changes (a held arrow key on n repeats every ~30 ms) is led by the browser: the head
-  // maps' figure carries "busy" and Python waits, then folds the widgets in once, SETTLE_MS after
-  // the last change (as masking.js and scaling.js do), instead of recomputing and resending every
-  // source at each step.
+  // A run of changes (a held arrow key on n repeats every ~30 ms) is led by the browser: the
+  // settings' source carries "busy" and Python waits, then folds the widgets in once, SETTLE_MS
+  // after the last change (as masking.js and scaling.js do), instead of recomputing and resending
+  // every source at each step. The mark is on a source that no figure draws: a figure's own tags
+  // changing would repaint it (twice for a new d_model, once with the old frame).
   var SETTLE_MS = 150;
 
   // The first change of a run reaches Python before "busy" does, so Python answers it, and that

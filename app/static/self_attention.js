@@ -167,13 +167,14 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
   var SOURCES = ["tokens", "scores", "weights", "row_sums", "output", "original_output", "output_diff", "perm_check"];
 
   // A run of changes (a held arrow key repeats every ~30 ms, so does Enter held on Shuffle) is led
-  // by the browser: the weights plot carries "busy" and Python waits, then folds the widgets in
+  // by the browser: the check's source carries "busy" and Python waits, then folds the widgets in
   // once, SETTLE_MS after the last change (as masking.js and scaling.js do), instead of
-  // recomputing and resending every source at each step.
+  // recomputing and resending every source at each step. The mark is on a source that no figure
+  // draws, so that its coming and going repaints nothing.
   var SETTLE_MS = 150;
   function on_widget(a) {
     var fd = recompute(a);
-    if (typeof AELive !== "undefined" && a.plot) AELive.busy_until_still(a.plot, SETTLE_MS);
+    if (typeof AELive !== "undefined") AELive.busy_until_still(a.perm_check, SETTLE_MS);
     return fd;
   }
 

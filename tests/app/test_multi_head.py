@@ -206,19 +206,19 @@ class TestPlate:
         assert_plate_matches_core(plate)
 
     def test_a_run_the_browser_leads_is_folded_in_once_when_it_ends(self):
-        """What multi_head.js sends during a held key: the head maps' figure goes "busy", n steps,
+        """What multi_head.js sends during a held key: the settings' source goes "busy", n steps,
         "busy" goes. Python answers nothing until the mark goes, then folds the last step in."""
         plate = MultiHeadPlate()
         render(plate)
         sent = []
         plate.head_src.on_change("data", lambda attr, old, new: sent.append("head"))
-        plate.head_fig.tags = ["busy"]
+        plate.setting_src.tags = ["busy"]
         for n in (6, 7, 8):
             plate.n_w.value = n
             plate.n_w.trigger("value_throttled", n - 1, n)
         plate.h_w.active = 2
         assert (plate.state.n, plate.state.h) == (5, 2) and sent == []  # still busy: nothing folded
-        plate.head_fig.tags = []
+        plate.setting_src.tags = []
         assert (plate.state.n, plate.state.h) == (8, 4) and sent == ["head"]
         assert_plate_matches_core(plate)
 
@@ -232,13 +232,13 @@ class TestPlate:
         plate._render = lambda force=False: (renders.append(force), real(force))
         plate.h_w.active = 2
         assert plate.state.h == 4 and len(renders) == 1
-        plate.head_fig.tags = ["busy"]
-        plate.head_fig.tags = []
+        plate.setting_src.tags = ["busy"]
+        plate.setting_src.tags = []
         assert len(renders) == 1
-        plate.head_fig.tags = ["busy"]
+        plate.setting_src.tags = ["busy"]
         plate.h_w.active = 1  # taken while busy: the page drew mirror.js's numbers for h = 2 ...
         plate.h_w.active = 2  # ... and then for h = 4 again, the state Python last answered
-        plate.head_fig.tags = []
+        plate.setting_src.tags = []
         assert plate.state.h == 4 and len(renders) == 2
         assert_plate_matches_core(plate)
 

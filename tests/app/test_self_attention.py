@@ -316,13 +316,13 @@ def test_every_browser_change_resends_every_source(plate):
 
 
 def test_a_run_the_browser_leads_is_folded_in_once_when_it_ends(plate):
-    """What self_attention.js sends during a held key: the weights plot goes "busy", n steps, "busy"
-    goes. Python answers nothing until the mark goes, then folds the last step in and resends
+    """What self_attention.js sends during a held key: the check's source goes "busy", n steps,
+    "busy" goes. Python answers nothing until the mark goes, then folds the last step in and resends
     every source once."""
     sent = []
     for name in SOURCES:
         plate.sources[name].on_change("data", lambda attr, old, new, name=name: sent.append(name))
-    busy = plate.figs["weights"]
+    busy = plate.sources["perm_check"]
     busy.tags = ["busy"]
     for n in (6, 7, 8):
         plate.n_w.value = n
@@ -340,7 +340,7 @@ def test_one_click_is_answered_once(plate):
     sent = []
     for name in SOURCES:
         plate.sources[name].on_change("data", lambda attr, old, new, name=name: sent.append(name))
-    busy = plate.figs["weights"]
+    busy = plate.sources["perm_check"]
     plate.positions_w.active = [0]
     assert plate.state.positions and sorted(sent) == sorted(SOURCES)
     sent.clear()

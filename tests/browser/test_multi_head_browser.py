@@ -161,7 +161,7 @@ MH_SOURCES = ("head_weights", "head_titles", "head_ticks", "concat", "w_o", "mh_
 
 def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
     """Key presses 15 ms apart on the served n slider (a held key repeats every ~30 ms): Python
-    waits for the run to end (the head maps' figure is "busy") and folds it in once, an answer to
+    waits for the run to end (the settings' source is "busy") and folds it in once, an answer to
     an earlier step that lands after a later one (replayed here) is never drawn, and the page ends
     on attention_core's numbers."""
     from app.plates.multi_head import N_MAX, N_MIN

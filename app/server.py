@@ -11,6 +11,7 @@ from bokeh.settings import settings as bokeh_settings
 
 from . import registry
 from .jsassets import drop_unused_bundles, run_live_js_early
+from .compressed_static import compress_static_files
 from .patch_batching import batch_patches
 from .page_html import quick_page_html
 from .quick_defaults import quick_defaults
@@ -129,6 +130,9 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
     # A document built ahead for each route's next plain visitor (app/spare_pages.py).
     if os.environ.get("AE_SPARE_PAGES", "1") != "0":
         install_spare_pages()
+    # BokehJS gzipped once per server (app/compressed_static.py).
+    if os.environ.get("AE_GZIP", "1") != "0":
+        compress_static_files()
     return pn.serve(
         routes(), port=port, address=address, websocket_origin=origins, show=show, title="Attention explorable",
         static_dirs=static, liveness=True, unused_session_lifetime=lifetime, check_unused_sessions=check,

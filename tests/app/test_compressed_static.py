@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import http.client
-import importlib.util
 import re
 from pathlib import Path
 
@@ -15,21 +14,13 @@ from bokeh.settings import settings
 
 from app.compressed_static import accepts_gzip, gzipped
 
-ROOT = Path(__file__).resolve().parents[2]
 BOKEH_JS = Path(settings.bokehjs_path()) / "js" / "bokeh.min.js"
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    spec = importlib.util.spec_from_file_location("ae_load_gzip", ROOT / "benchmarks" / "load.py")
-    load = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(load)
-    srv = load.Server(tmp_path_factory.mktemp("log") / "serve.log")
-    try:
-        yield srv
-    finally:
-        srv.stop()
-    assert srv.errors_in_log() == []
+def served(app_server):
+    yield app_server
+    assert app_server.errors_in_log() == []
 
 
 def get(port: int, path: str, method: str = "GET", **headers) -> tuple[int, dict, bytes]:

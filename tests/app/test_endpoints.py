@@ -12,12 +12,12 @@ outside the served folders.
 from __future__ import annotations
 
 import http.client
-import importlib.util
 import os
 import urllib.parse
 from pathlib import Path
 
 import pytest
+from serving import load_tools
 
 from app import registry
 
@@ -36,9 +36,7 @@ def _tree() -> set[str]:
 @pytest.fixture(scope="module")
 def served(tmp_path_factory, monkeypatch_module):
     """The real `serve` command (benchmarks/load.py's Server) with a temporary directory of its own."""
-    spec = importlib.util.spec_from_file_location("ae_load_endpoints", ROOT / "benchmarks" / "load.py")
-    load = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(load)
+    load = load_tools()
     tmp = tmp_path_factory.mktemp("server-tmp")
     monkeypatch_module.setenv("TMPDIR", str(tmp))
     before = _tree()

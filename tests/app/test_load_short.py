@@ -8,23 +8,18 @@ close 20, where the full targets hold 200 and cycle 2,000 (benchmarks/README.md,
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from serving import load_tools
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def load():
-    spec = importlib.util.spec_from_file_location("ae_load", ROOT / "benchmarks" / "load.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["ae_load"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_tools()
 
 
 def test_concurrent_sessions_are_all_served(load, tmp_path):

@@ -10,9 +10,7 @@ page keeps Panel's scripts. The real server's pages carry no script of Panel's.
 from __future__ import annotations
 
 import html
-import importlib.util
 import urllib.request
-from pathlib import Path
 
 import panel as pn
 import pytest
@@ -23,7 +21,6 @@ from app import registry
 from app.server import fill_document
 from app.served_bokeh_only import bokeh_layout_tree, bokeh_layouts, serve_without_panel_js
 
-ROOT = Path(__file__).resolve().parents[2]
 SLUGS = registry.slugs()
 PANEL_SCRIPTS = ("panel.min.js", "es-module-shims", "esms-options", "panel.js resource registry")
 
@@ -187,15 +184,8 @@ def test_the_page_drops_panels_scripts_only_when_the_document_holds_no_panel_mod
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    spec = importlib.util.spec_from_file_location("ae_load_bokeh_only", ROOT / "benchmarks" / "load.py")
-    load = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(load)
-    srv = load.Server(tmp_path_factory.mktemp("log") / "serve.log")
-    try:
-        yield srv
-    finally:
-        srv.stop()
+def server(app_server):
+    return app_server
 
 
 @pytest.mark.parametrize("route", ["/", *(f"/{s}" for s in SLUGS), "/worked?preset=four-tokens&theme=dark"])

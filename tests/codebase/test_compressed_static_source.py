@@ -2,7 +2,8 @@
 AsyncStaticFileHandler.get (set_headers → set_extra_headers, get_content_size, _stream_content),
 and relies on tornado 6's StaticFileHandler.set_headers calling set_extra_headers. Held here to
 those two functions' sources, so that a Bokeh or tornado that serves files another way is read
-again before the hooks are trusted; and to the server, which installs them unless AE_GZIP=0.
+again before the hooks are trusted (tests/codebase/test_server_switches.py: the server installs
+them unless AE_GZIP=0).
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 from bokeh.server.views.static_handler import AsyncStaticFileHandler
 from tornado.web import StaticFileHandler
 
-from app import server
 from source_digest import source_sha256
 
 # sha256 of Bokeh 3.10.2's AsyncStaticFileHandler.get and tornado 6.6.1's StaticFileHandler.set_headers.
@@ -24,15 +24,3 @@ def test_bokehs_static_get_is_the_one_hooked():
     digest, source = source_sha256(StaticFileHandler.set_headers)
     assert digest == TORNADO_SET_HEADERS_SHA256, source
 
-
-def test_the_server_gzips_bokehjs_unless_told_not_to(monkeypatch):
-    calls = []
-    monkeypatch.setattr(server, "compress_static_files", lambda: calls.append(1))
-    monkeypatch.setattr(server, "install_spare_pages", lambda: None)
-    monkeypatch.setattr(server.pn, "serve", lambda *a, **k: None)
-    monkeypatch.delenv("AE_GZIP", raising=False)
-    server.serve(port=5998)
-    assert calls == [1]
-    monkeypatch.setenv("AE_GZIP", "0")
-    server.serve(port=5998)
-    assert calls == [1]

@@ -3,7 +3,7 @@ later (adopt): Bokeh 3.10's ApplicationContext._create_session, cut in two; and 
 PULL-DOC-REPLY ahead, sending it later under the page's request id as Bokeh's
 _serialize_pull_reply and pull_doc_reply.create would. Held here to those functions' sources, so
 that a Bokeh that builds sessions or replies differently is read again before the copies are
-trusted; and to the server, which installs it unless AE_SPARE_PAGES=0.
+trusted (tests/codebase/test_server_switches.py: the server installs it unless AE_SPARE_PAGES=0).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from bokeh.protocol.messages.pull_doc_reply import pull_doc_reply
 from bokeh.server import session as bk_session
 from bokeh.server.contexts import ApplicationContext
 
-from app import server
 from source_digest import source_sha256
 
 # sha256 of Bokeh 3.10.2's ApplicationContext._create_session, dedented.
@@ -34,14 +33,3 @@ def test_bokehs_pull_reply_is_the_one_made_ahead():
     digest, source = source_sha256(pull_doc_reply.create)
     assert digest == BOKEH_PULL_DOC_REPLY_CREATE_SHA256, source
 
-
-def test_the_server_installs_the_spares_unless_told_not_to(monkeypatch):
-    calls = []
-    monkeypatch.setattr(server, "install_spare_pages", lambda: calls.append(1))
-    monkeypatch.setattr(server.pn, "serve", lambda *a, **k: None)
-    monkeypatch.delenv("AE_SPARE_PAGES", raising=False)
-    server.serve(port=5998)
-    assert calls == [1]
-    monkeypatch.setenv("AE_SPARE_PAGES", "0")
-    server.serve(port=5998)
-    assert calls == [1]

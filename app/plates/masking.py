@@ -699,7 +699,7 @@ class MaskingPlate(PlateViewer):
         for model, attr, via in [(self.n_w, "value", "widgets"), (self.kind_w, "active", "widgets"),
                                  (self.p_w, "value", "widgets"), (self.w_w, "value", "widgets"),
                                  (self.causal_w, "active", "widgets"), (self.contrast_w, "active", "widgets"),
-                                 (self.mask_src, "data", "tap"), (self.mask_plot, "tags", "tap")]:
+                                 (self.mask_src, "data", "tap"), (self.checks_src, "tags", "tap")]:
             model.on_change(attr, partial(self._from_browser, via))
 
         controls = bk_row(self.kind_w, self.n_w, self.p_w, self.w_w, self.causal_w)
@@ -729,7 +729,7 @@ class MaskingPlate(PlateViewer):
     # --- browser -> state ----------------------------------------------------------------
     def _from_browser(self, via: str, attr, old, new) -> None:
         """Fold what the browser sent into the state, which clamps and validates it."""
-        if getattr(self, "_rendering", False) or "busy" in (self.mask_plot.tags or []):
+        if getattr(self, "_rendering", False) or "busy" in (self.checks_src.tags or []):
             return  # our own echo, or a gesture in progress (the browser leads until it ends)
         s = self.state
         try:

@@ -310,9 +310,10 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
   }
 
   // A run of widget changes (a held arrow key repeats every ~30 ms) is led by the browser: the
-  // mask plot carries "busy" and Python waits, then folds the widgets in once, SETTLE_MS after the
-  // last change. Answering every step instead, Python's answer to one step could land after the
-  // next and draw the plate one step back for a frame.
+  // checks' source carries "busy" and Python waits, then folds the widgets in once, SETTLE_MS
+  // after the last change (on a figure, the mark would repaint it when it goes). Answering every
+  // step instead, Python's answer to one step could land after the next and draw the plate one
+  // step back for a frame.
   var SETTLE_MS = 150;
   function on_widget(a) {
     if (updating) return;  // this file is setting the widgets itself
@@ -321,7 +322,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     // the page has already computed what it shows (BokehJS runs the callback a moment later).
     if (a.plot.__ae_shown === shown_key(settings(a))) return;
     recompute(a);
-    if (typeof AELive !== "undefined") AELive.busy_until_still(a.plot, SETTLE_MS);
+    if (typeof AELive !== "undefined") AELive.busy_until_still(a.checks, SETTLE_MS);
   }
 
   // The first step of a run reaches Python before "busy" does, so Python answers it, and on a
@@ -343,7 +344,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     var i = n - 1 - k;  // rows are listed bottom-up: factors are [qn, ..., q1]
     var al = a.mask.data.allowed;
     if (al.length !== n * n) return;
-    a.plot.tags = ["busy"];  // Python lets the browser lead until the gesture ends
+    a.checks.tags = ["busy"];  // Python lets the browser lead until the gesture ends
     al[i * n + j] = !al[i * n + j];
     updating = true;
     try { a.kind.active = a.kinds.indexOf("custom"); } finally { updating = false; }
@@ -356,12 +357,12 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     var md = a.mask.data, copy = {};
     Object.keys(md).forEach(function (k) { copy[k] = Array.from(md[k]); });
     send(a.mask, { data: copy });
-    a.plot.tags = [];
+    a.checks.tags = [];
   }
 
   function on_reset(a) {
     var d = a.defaults;
-    a.plot.tags = ["busy"];
+    a.checks.tags = ["busy"];
     updating = true;
     try {
       a.n.value = d.n;
@@ -373,7 +374,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
       a.contrast.active = d.contrast ? 1 : 0;
     } finally { updating = false; }
     recompute(a);
-    a.plot.tags = [];
+    a.checks.tags = [];
   }
 
   // The address bar follows the plate (replaceState); names and formats are MaskingState.to_url()'s,

@@ -259,13 +259,13 @@ def test_choosing_custom_starts_from_the_mask_on_screen():
 
 def test_a_tap_from_the_browser_is_folded_in_when_the_gesture_ends():
     plate = MaskingPlate()
-    plate.mask_plot.tags = ["busy"]
+    plate.checks_src.tags = ["busy"]
     allowed = list(plate.mask_src.data["allowed"])
     allowed[0] = False  # q1 -> k1 blocked: row 1 empty
     plate.kind_w.active = KINDS.index("custom")
     plate.mask_src.data = {**plate.mask_src.data, "allowed": allowed}
     assert plate.state.kind == "causal"  # still busy: nothing folded yet
-    plate.mask_plot.tags = []
+    plate.checks_src.tags = []
     assert plate.state.kind == "custom"
     assert plate.state.mask()[0].tolist() == [False] * 5
     assert np.all(grid(plate, "weights")[0] == 0.0)
@@ -276,9 +276,9 @@ def test_a_tap_from_the_browser_is_folded_in_when_the_gesture_ends():
 def test_bad_values_from_the_browser_change_nothing():
     plate = MaskingPlate(kind="custom")
     before = plate.state.mask().copy()
-    plate.mask_plot.tags = ["busy"]
+    plate.checks_src.tags = ["busy"]
     plate.mask_src.data = {**plate.mask_src.data, "allowed": [True, "x"]}
-    plate.mask_plot.tags = []
+    plate.checks_src.tags = []
     assert np.array_equal(plate.state.mask(), before)
     assert data(plate, "mask")["allowed"] == before.ravel().tolist()  # the browser is put back
     plate.n_w.value = 42

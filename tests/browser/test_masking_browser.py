@@ -41,7 +41,7 @@ READ = r"""(names) => {
   }
   out._notes = m("notes").text;
   out._kind = m("kind").active;
-  out._tags = Array.from(m("mask_plot").tags);
+  out._tags = Array.from(m("checks").tags);
   out._visible = {weights: m("weights_plot").visible, contrast: m("contrast_weights_plot").visible};
   out._url = window.location.href;
   const nv = Bokeh.index.find_one(m("notes"));
@@ -233,7 +233,7 @@ def test_served_plate_a_tap_is_live_then_python_agrees(tab, served_url):
 
 def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
     """Key presses 15 ms apart (a held key repeats every ~30 ms) on the served n slider: Python
-    waits for the run to end (the mask plot is "busy") and folds it in once, and an answer to an
+    waits for the run to end (the checks' source is "busy") and folds it in once, and an answer to an
     earlier step that still lands after a later one (replayed here) is never drawn; the page
     then holds attention_core's numbers."""
     from app.plates.masking import N_MAX, N_MIN, MaskingState
@@ -281,6 +281,45 @@ def test_exported_file_works_offline(new_tab, masking_html):
     page.get_by_role("button", name="Reset").click()  # back to the defaults, computed in the page
     assert_matches_core(read(page), MaskingState())
 
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+# Count, per figure shown, how often it draws its primary layer (glyphs, axes, grids).
+COUNT_FIGURE_DRAWS = r"""() => {
+  window.__ae_draws = {};
+  for (const m of Bokeh.documents[0].all_models) {
+    if (m.type !== "Figure" || !m.visible) continue;
+    const v = Bokeh.index.find_one(m), own = v._paint_primary, name = m.name;
+    window.__ae_draws[name] = 0;
+    v._paint_primary = function () { window.__ae_draws[name] += 1; return own.apply(this, arguments); };
+  }
+  return Object.keys(window.__ae_draws).length;
+}"""
+
+# No model marked "busy" any more (the run of changes has ended), then two frames.
+RUN_ENDED = r"""() => {
+  for (const m of Bokeh.documents[0].all_models) if (Array.isArray(m.tags) && m.tags.includes("busy")) return false;
+  return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));
+}"""
+
+
+def test_a_step_of_n_draws_each_figure_once_and_its_end_draws_none(new_tab, masking_html):
+    """A step of the n slider marks the page busy while a run of steps may follow; when the mark
+    goes (150 ms later) no figure is drawn again: the mark sits on a source no glyph draws."""
+    from app.plates.masking import MaskingState
+
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    open_plate(page, masking_html.as_uri())
+    assert page.evaluate(COUNT_FIGURE_DRAWS) == 5  # mask, scores, weights, output, norms
+    page.evaluate("() => { Bokeh.documents[0].get_model_by_name('n').value = 6; }")
+    assert page.evaluate("() => Bokeh.documents[0].get_model_by_name('checks').tags") == ["busy"]
+    page.wait_for_function(RUN_ENDED, timeout=30_000)
+    draws = page.evaluate("() => window.__ae_draws")
+    assert draws == dict.fromkeys(draws, 1) and "mask_plot" in draws, draws
+    assert_matches_core(read(page), MaskingState(n=6))
     tab.assert_offline()
     tab.assert_no_errors()
 

@@ -489,3 +489,19 @@ def hold_arrow_key(page, sources, n_min: int, n_max: int, drawn_n: str = WEIGHTS
     during = page.evaluate("() => { cancelAnimationFrame(window.__ae_raf); return window.__ae_drawn; }")
     assert after_replay == [n_min + 1]
     assert during == sorted(during) and during[0] == n_min + 1 and during[-1] == n_max, during
+
+
+# Count, per figure, how often it draws its primary layer (glyphs, axes, grids) into
+# window.__ae_draws: the figures named, or with no names every figure shown. Returns how many.
+COUNT_DRAWS = r"""(names) => {
+  window.__ae_draws = {};
+  const doc = Bokeh.documents[0];
+  const figs = names ? names.map((k) => doc.get_model_by_name(k))
+                     : Array.from(doc.all_models).filter((m) => m.type === "Figure" && m.visible);
+  for (const m of figs) {
+    const v = Bokeh.index.find_one(m), own = v._paint_primary, name = m.name;
+    window.__ae_draws[name] = 0;
+    v._paint_primary = function () { window.__ae_draws[name] += 1; return own.apply(this, arguments); };
+  }
+  return figs.length;
+}"""

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import COUNT_DRAWS
 from test_masking_browser import READY, assert_matches_core, read
 
 pytestmark = pytest.mark.browser
@@ -111,17 +112,6 @@ COUNT_LAYOUTS = r"""() => {
 }"""
 
 
-# Count, per figure, how often it draws its primary layer (glyphs, axes, grids).
-COUNT_DRAWS = r"""() => {
-  window.__ae_draws = {};
-  for (const k of ['head_maps', 'concat_map', 'w_o_map', 'output_map']) {
-    const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(k)), own = v._paint_primary;
-    window.__ae_draws[k] = 0;
-    v._paint_primary = function () { window.__ae_draws[k] += 1; return own.apply(this, arguments); };
-  }
-}"""
-
-
 # Every layout view's box and every figure's frame, by model id.
 BOXES = r"""() => {
   const out = {};
@@ -162,7 +152,7 @@ def test_a_change_of_n_or_width_lays_out_only_the_resized_figures(new_tab, expor
         const m = Bokeh.documents[0].get_model_by_name(k); return [m.frame_width, m.frame_height]; })""", FIGURES)
     assert page.evaluate(COUNT_LAYOUTS) >= 1
     boxes_before, height_before = page.evaluate(BOXES), page.evaluate("() => document.body.scrollHeight")
-    page.evaluate(COUNT_DRAWS)
+    page.evaluate(COUNT_DRAWS, FIGURES)
     if change == "n":
         handle = page.locator(".noUi-handle").first
         handle.focus()

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import scroll_plot_into_view, wait_synced, ws_count
+from helpers import COUNT_DRAWS, scroll_plot_into_view, wait_synced, ws_count
 
 pytestmark = pytest.mark.browser
 
@@ -233,9 +233,9 @@ def test_served_plate_a_tap_is_live_then_python_agrees(tab, served_url):
 
 def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
     """Key presses 15 ms apart (a held key repeats every ~30 ms) on the served n slider: Python
-    waits for the run to end (the checks' source is "busy") and folds it in once, and an answer to an
-    earlier step that still lands after a later one (replayed here) is never drawn; the page
-    then holds attention_core's numbers."""
+    waits for the run to end (the checks' source is "busy") and folds it in once, and an answer
+    to an earlier step that still lands after a later one (replayed here) is never drawn; the
+    page then holds attention_core's numbers."""
     from app.plates.masking import N_MAX, N_MIN, MaskingState
 
     from helpers import hold_arrow_key
@@ -285,18 +285,6 @@ def test_exported_file_works_offline(new_tab, masking_html):
     tab.assert_no_errors()
 
 
-# Count, per figure shown, how often it draws its primary layer (glyphs, axes, grids).
-COUNT_FIGURE_DRAWS = r"""() => {
-  window.__ae_draws = {};
-  for (const m of Bokeh.documents[0].all_models) {
-    if (m.type !== "Figure" || !m.visible) continue;
-    const v = Bokeh.index.find_one(m), own = v._paint_primary, name = m.name;
-    window.__ae_draws[name] = 0;
-    v._paint_primary = function () { window.__ae_draws[name] += 1; return own.apply(this, arguments); };
-  }
-  return Object.keys(window.__ae_draws).length;
-}"""
-
 # No model marked "busy" any more (the run of changes has ended), then two frames.
 RUN_ENDED = r"""() => {
   for (const m of Bokeh.documents[0].all_models) if (Array.isArray(m.tags) && m.tags.includes("busy")) return false;
@@ -313,7 +301,7 @@ def test_a_step_of_n_draws_each_figure_once_and_its_end_draws_none(new_tab, mask
     tab.block_network()
     page = tab.page
     open_plate(page, masking_html.as_uri())
-    assert page.evaluate(COUNT_FIGURE_DRAWS) == 5  # mask, scores, weights, output, norms
+    assert page.evaluate(COUNT_DRAWS, None) == 5  # mask, scores, weights, output, norms
     page.evaluate("() => { Bokeh.documents[0].get_model_by_name('n').value = 6; }")
     assert page.evaluate("() => Bokeh.documents[0].get_model_by_name('checks').tags") == ["busy"]
     page.wait_for_function(RUN_ENDED, timeout=30_000)

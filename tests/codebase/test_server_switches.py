@@ -1,5 +1,6 @@
 """The server installs each of its changes to Bokeh's serving (spare pages made ahead, BokehJS
-gzipped) unless its environment switch is "0", and a switch turns off its own change only."""
+gzipped, start-up objects frozen) unless its environment switch is "0", and a switch turns off
+its own change only."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import pytest
 from app import server
 
 # installer in app.server -> the environment variable that turns it off
-SWITCHES = {"install_spare_pages": "AE_SPARE_PAGES", "compress_static_files": "AE_GZIP"}
+SWITCHES = {"install_spare_pages": "AE_SPARE_PAGES", "compress_static_files": "AE_GZIP",
+            "freeze_startup_objects": "AE_GC_FREEZE"}
 
 
 @pytest.mark.parametrize("installer", sorted(SWITCHES))

@@ -13,7 +13,7 @@ from . import registry
 from .jsassets import drop_unused_bundles, run_live_js_early
 from .compressed_static import compress_static_files
 from .patch_batching import batch_patches
-from .page_html import quick_page_html
+from .page_html import cached_bundles, quick_page_html
 from .quick_defaults import quick_defaults
 from .quick_properties import quick_properties
 from .quick_references import quick_references
@@ -118,6 +118,7 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
         bokeh_settings.perform_document_validation.set_value(False)
     drop_unused_bundles()
     quick_page_html()  # the page's HTML from doc.models, not two walks of the document (app/page_html.py)
+    cached_bundles()  # and its scripts and stylesheets worked out once per kind of page (app/page_html.py)
     quick_defaults()  # whether a property's default may change, worked out once per class (app/quick_defaults.py)
     quick_properties()  # serialising a model reads the properties set on it, not every default (app/quick_properties.py)
     quick_references()  # a document's models found from the values they hold, not every default (app/quick_references.py)

@@ -7,7 +7,7 @@ import pytest
 
 from app import server
 
-SHORTCUTS = ("quick_page_html", "quick_defaults", "quick_properties", "quick_references")
+SHORTCUTS = ("quick_page_html", "cached_bundles", "quick_defaults", "quick_properties", "quick_references")
 
 
 @pytest.mark.parametrize("name", SHORTCUTS)

@@ -1,8 +1,9 @@
 """app.page_html answers two of Panel 1.10's questions about a served page (which stylesheets to
 point at this server, whether the page needs BokehJS's tables bundle) from `doc.models` instead
-of walking the document. It relies on what those functions do with the models they find: held
-here to their sources, so that a Panel that asks differently is read again before the shortcut is
-trusted (the server installs it: tests/app/test_server_shortcuts.py).
+of walking the document, and keeps a third's answer (which scripts and stylesheets the page loads)
+per kind of page. It relies on what those functions do and read: held here to their sources, so
+that a Panel that asks differently is read again before the shortcut is trusted (the server
+installs it: tests/app/test_server_shortcuts.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from source_digest import source_sha256
 PANEL_SOURCES = {
     "patch_model_css": "d2cdf392b550b503c474f5fc3d982213e59353c00646cfe0520629da1d20f61b",
     "_panel_use_tables": "a8d661d2a854cfcf4716a77c21cc2634068abfdd102306b9057bb67d93cd85ac",
+    # kept per kind of page (app.page_html.cached_bundles): what it reads is in its key
+    "bundle_resources": "aa284ba9f2cd1e57887fbd662c20a79da671a93f9203dc150088701b685730c7",
 }
 
 

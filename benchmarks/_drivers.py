@@ -226,9 +226,13 @@ FLOOR_READY = (
 )
 
 
-def floor(url: str) -> Target:
-    """benchmarks/floor_page.py: the minimal app in Bokeh alone, one static file (a reference)."""
+def floor(url: str, server=None) -> Target:
+    """benchmarks/floor_page.py: the minimal app in Bokeh alone, one static file (a reference), or
+    the same page from Bokeh's server (`server`: for the server's memory and CPU per page load)."""
     specs = [{"label": "weights", "name": "weights"}, {"label": "text", "name": "output"}]
+    if server is not None:
+        return Target("floor.served", "Bokeh only, from Bokeh's server (floor)", url, FLOOR_READY, ("bokeh", specs),
+                      None, None, server, note="server figures only")
     return Target("floor", "Bokeh only, one static file (floor)", url, FLOOR_READY, ("bokeh", specs),
                   {"tag": (TAG_BOKEH_SLIDER, {"name": "angle"}), "selector": "[data-bench-slider] .noUi-handle"},
                   None, None, note="no draggable plot; no server")

@@ -1,6 +1,7 @@
 """The FLOOR of `make bench`: the minimal lookup app as one static Bokeh file, no Panel, no server.
 
     .venv/bin/python benchmarks/floor_page.py OUT.html
+    .venv/bin/python benchmarks/floor_page.py --serve PORT   # the same page from Bokeh's server
 
 The issue's fourth anchor ("Bokeh CustomJS, one static file"): the baseline's five keys, its
 angle and length sliders, five bars and the output text, with the arithmetic in a CustomJS
@@ -8,6 +9,10 @@ callback and BokehJS inlined, saved with bokeh.io.save. It has none of a plate's
 (arrows, labels, table, readout, the explanation, keyboard handles), so its cold load and slider
 are what BokehJS itself costs on this machine for such a page: the suite prints it beside the
 baseline and the peers as a reference, not as a peer to beat.
+
+Served by Bokeh's own server (`--serve`, a session per page, the same document), it gives the
+suite the floor of the server's figures: what a Python server holding such a page takes in memory
+and CPU per page load, before any Panel, plate or arithmetic on the server.
 """
 
 from __future__ import annotations
@@ -65,5 +70,21 @@ def write(path: Path) -> Path:
     return path
 
 
+def serve(port: int) -> None:
+    """The page from Bokeh's server on localhost:port, a session per visitor (blocks)."""
+    from bokeh.server.server import Server
+
+    def session(doc):
+        doc.title = "Bokeh-only lookup (the floor)"
+        doc.add_root(build())
+
+    server = Server({"/": session}, port=port, address="localhost", allow_websocket_origin=[f"localhost:{port}"])
+    server.start()
+    server.io_loop.start()
+
+
 if __name__ == "__main__":
-    print(write(Path(sys.argv[1] if len(sys.argv) > 1 else "floor.html")))
+    if sys.argv[1:2] == ["--serve"]:
+        serve(int(sys.argv[2]))
+    else:
+        print(write(Path(sys.argv[1] if len(sys.argv) > 1 else "floor.html")))

@@ -444,6 +444,27 @@ def measure(browser, t: D.Target, a: argparse.Namespace) -> dict:
     return res
 
 
+def floor_served(browser, t: D.Target, a: argparse.Namespace) -> dict:
+    """The floor's page from Bokeh's server: the server's RSS (one page, per extra page) and its
+    CPU per cold load, the floor of our server's and the baseline's figures."""
+    res: dict = {"label": t.label, "url": t.url, "note": t.note}
+    try:
+        if not a.cold_only:
+            log(f"{t.label}: memory")
+            res["memory"] = memory(browser, t, a.pages)
+        ctx, _, _, _ = H.open_page(browser, t.url, t.ready)  # the server's first session (imports)
+        ctx.close()
+        time.sleep(1.0)
+        t.idle = H.idle_cpu_rate(t.server.pid)
+        log(f"{t.label}: {a.compare_loads} cold loads")
+        res["cold"] = cold_loads(browser, t, a.compare_loads, a.load_gap)
+    except Exception as exc:  # noqa: BLE001 - recorded, as measure() does
+        res["error"] = f"{type(exc).__name__}: {str(exc)[:600]}"
+        log(f"{t.label}: ERROR {res['error'][:200]}")
+    res["server_log_tail"] = t.server.log()[-1500:]
+    return res
+
+
 # --- the run --------------------------------------------------------------------------------------
 def versions(peers: Path | None) -> dict:
     import importlib.metadata
@@ -512,6 +533,10 @@ def run(a: argparse.Namespace) -> dict:
         srv = server("baseline", [str(Path(sys.executable).with_name("panel")), "serve",
                                   str(HERE / "baseline_app.py"), "--port", "{port}", "--address", "localhost",
                                   "--liveness"], "/baseline_app", "/liveness")
+        return srv.url, srv
+
+    def start_floor():
+        srv = server("floor", [sys.executable, str(HERE / "floor_page.py"), "--serve", "{port}"], "/", "/")
         return srv.url, srv
 
     def start_streamlit():
@@ -616,6 +641,8 @@ def run(a: argparse.Namespace) -> dict:
 
                     result["floor"] = guarded(lambda: measure(
                         browser, D.floor(floor_page.write(tmp / "floor" / "floor.html").resolve().as_uri()), a))
+                    if isinstance(result["floor"], dict):  # its server figures: the same page from Bokeh's server
+                        result["floor"]["served"] = guarded(lambda: floor_served(browser, D.floor(*start_floor()), a))
                 if peers:
                     result["peers"] = {
                         "streamlit": guarded(lambda: measure(browser, D.streamlit(*start_streamlit()), a)),
@@ -713,7 +740,9 @@ def cell(r: dict | None, path, unit, kind: str) -> object:
         if kind in ("peer", "floor"):
             return "no draggable plot"
     if kind in ("exported", "floor") and any(x.startswith(("server", "rss")) for x in path):
-        return "no server"
+        # the floor's server figures are its page's from Bokeh's server (floor_served)
+        served = get(r, "served", *path) if kind == "floor" else None
+        return served if served is not None else "no server"
     if kind == "baseline" and path[:2] == ("drag", "server_cpu_per_release"):
         return get(r, "drag", "server_cpu_per_gesture", "ms_per")
     if kind == "baseline" and path[:2] == ("drag", "server_cpu_per_move"):
@@ -780,7 +809,8 @@ def table(res: dict) -> str:
                  "update during the move, so ours is compared with its release → update. Peers' slider figure is "
                  "slider → output text; ours and the baseline's wait for bars and numbers both."
                  + (" The floor is the minimal app in Bokeh alone, one static file (benchmarks/floor_page.py): what "
-                    "BokehJS itself costs for such a page, a reference, not a peer." if floor else ""))
+                    "BokehJS itself costs for such a page, a reference, not a peer; its server rows are the same page "
+                    "from Bokeh's own server, a session per page." if floor else ""))
     loads = []
     for slug, p in res["plates"].items():
         for k in ("served", "exported"):

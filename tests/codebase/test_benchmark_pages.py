@@ -1,15 +1,20 @@
 """The example the benchmark's comparison pages show (benchmarks/lookup_example.py) is the seed's
 soft lookup: the query at 40° with length 1.5 gives k2 55.1 % and the output 16.84. The floor page
-(benchmarks/floor_page.py) starts from attention_core's numbers for it."""
+(benchmarks/floor_page.py) starts from attention_core's numbers for it, and Bokeh's server serves it."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+import time
+import urllib.request
 
 import numpy as np
 
 import attention_core as ac
 
-from bench_modules import bench_module
+from bench_modules import BENCHMARKS, bench_module
 
 floor_page = bench_module("floor_page")
 _example = bench_module("lookup_example")
@@ -30,3 +35,29 @@ def test_the_floor_page_starts_from_attention_cores_numbers():
     np.testing.assert_allclose(models["weights"].data["weight"], w, rtol=0, atol=1e-12)
     assert models["output"].text == "output = 16.84"
     assert models["angle"].value == QUERY_ANGLE and models["length"].value == QUERY_LENGTH
+
+
+def test_the_floor_page_is_served_by_bokehs_server_a_session_per_visit():
+    """`floor_page.py --serve PORT`, the floor of the suite's server figures: Bokeh's server
+    answers each visit with a page of its own session."""
+    harness = bench_module("_harness")
+    port = harness.free_port()
+    proc = subprocess.Popen([sys.executable, str(BENCHMARKS / "floor_page.py"), "--serve", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        pages, deadline = [], time.monotonic() + 60
+        while len(pages) < 2:
+            if proc.poll() is not None:
+                raise AssertionError(f"the floor's server exited: {proc.stderr.read().decode()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"http://localhost:{port}/", timeout=10) as r:
+                    pages.append(r.read().decode())
+            except OSError:
+                assert time.monotonic() < deadline, "the floor's server did not answer in 60 s"
+                time.sleep(0.1)  # not up yet: the next try comes at once when it is
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    ids = [re.search(r'"sessionid"|token', p) for p in pages]
+    assert all(ids) and "Bokeh-only lookup (the floor)" in pages[0] and "bokeh" in pages[0]
+    assert pages[0] != pages[1]  # each visit its own session

@@ -61,3 +61,15 @@ def test_the_floor_page_is_served_by_bokehs_server_a_session_per_visit():
     ids = [re.search(r'"sessionid"|token', p) for p in pages]
     assert all(ids) and "Bokeh-only lookup (the floor)" in pages[0] and "bokeh" in pages[0]
     assert pages[0] != pages[1]  # each visit its own session
+
+
+def test_the_tables_floor_column_takes_its_server_rows_from_the_floors_served_page():
+    run = bench_module("run")
+    rss, load = ("memory", "rss_one_page_mb"), ("cold", "server_cpu_per_load", "ms_per")
+    floor = {"cold": {"ready_ms": {"median": 910.0}},
+             "served": {"memory": {"rss_one_page_mb": 66.4}, "cold": {"server_cpu_per_load": {"ms_per": 171.0}}}}
+    assert run.cell(floor, rss, "MB", "floor") == 66.4
+    assert run.cell(floor, load, "ms", "floor") == 171.0
+    assert run.cell(floor, ("cold", "ready_ms", "median"), "ms", "floor") == 910.0  # the static file's own
+    assert run.cell({"cold": floor["cold"]}, rss, "MB", "floor") == "no server"  # a run without it
+    assert run.cell(floor, rss, "MB", "exported") == "no server"  # an exported page has none

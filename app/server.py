@@ -19,7 +19,6 @@ from .quick_properties import quick_properties
 from .quick_references import quick_references
 from .served_bokeh_only import bokeh_layouts, serve_without_panel_js
 from .spare_pages import install_spare_pages, local_stylesheets
-from .startup_gc import freeze_startup_objects
 from .page import attach_ready, index_page, plate_page, session_args
 
 def _assets_dir() -> Path:
@@ -135,10 +134,6 @@ def serve(port: int = 5006, address: str = "localhost", allow_websocket_origin: 
     # BokehJS gzipped once per server (app/compressed_static.py).
     if os.environ.get("AE_GZIP", "1") != "0":
         compress_static_files()
-    # Start-up objects out of the collector's full passes, last, once everything is imported
-    # (app/startup_gc.py).
-    if os.environ.get("AE_GC_FREEZE", "1") != "0":
-        freeze_startup_objects()
     return pn.serve(
         routes(), port=port, address=address, websocket_origin=origins, show=show, title="Attention explorable",
         static_dirs=static, liveness=True, unused_session_lifetime=lifetime, check_unused_sessions=check,

@@ -1,6 +1,5 @@
 """The server installs each of its changes to Bokeh's serving (spare pages made ahead, BokehJS
-gzipped, start-up objects frozen) unless its environment switch is "0", and a switch turns off
-its own change only."""
+gzipped) unless its environment switch is "0", and a switch turns off its own change only."""
 
 from __future__ import annotations
 
@@ -9,8 +8,7 @@ import pytest
 from app import server
 
 # installer in app.server -> the environment variable that turns it off
-SWITCHES = {"install_spare_pages": "AE_SPARE_PAGES", "compress_static_files": "AE_GZIP",
-            "freeze_startup_objects": "AE_GC_FREEZE"}
+SWITCHES = {"install_spare_pages": "AE_SPARE_PAGES", "compress_static_files": "AE_GZIP"}
 
 
 @pytest.mark.parametrize("installer", sorted(SWITCHES))

@@ -93,14 +93,21 @@ def quick_page_html() -> bool:
     return True
 
 
-def _bundle_key(doc, resources, options) -> tuple:
+def _config_names() -> list[str]:
+    """Panel's configuration settings by the names a session reads them under (fixed per class)."""
+    from panel.config import config
+
+    return sorted({n.lstrip("_") for n in config.param if n != "name"})
+
+
+def _bundle_key(doc, resources, options, names: list[str]) -> tuple:
     """Everything Panel's bundle_resources reads for a document's own roots: the resources asked
     for, the kinds of model in the document (the mathjax and tables tests, which extensions),
-    Panel's configuration as this session sees it, the extensions loaded, and the page's path."""
+    Panel's configuration as this session sees it (`names`: _config_names()), the extensions
+    loaded, and the page's path."""
     from panel.config import config, panel_extension
     from panel.io.state import state
 
-    names = sorted(n.lstrip("_") for n in config.param if n != "name")
     return (
         type(resources).__qualname__, repr(sorted(vars(resources).items())), options,
         frozenset(type(m) for m in doc.models),
@@ -130,12 +137,13 @@ def cached_bundles() -> bool:
     if own is None or own is not getattr(pr, "bundle_resources", None):
         return False
     bundles: dict = {}
+    names = _config_names()
 
     def bundle_resources(roots, resources, notebook=False, reloading=False, enable_mathjax="auto"):
         doc = _document_of(roots)
         if doc is None or resources is None:
             return own(roots, resources, notebook, reloading, enable_mathjax)
-        key = _bundle_key(doc, resources, (notebook, reloading, enable_mathjax))
+        key = _bundle_key(doc, resources, (notebook, reloading, enable_mathjax), names)
         if key not in bundles:
             if len(bundles) >= 64:  # kinds of page are few; a key that keeps changing must not pile up
                 bundles.clear()

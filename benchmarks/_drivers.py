@@ -238,6 +238,17 @@ def floor(url: str, server=None) -> Target:
                   None, None, note="no draggable plot; no server")
 
 
+def masking_floor(url: str, patched: bool) -> Target:
+    """benchmarks/floor_masking.py: the masking plate's five figures in Bokeh alone (a reference),
+    driven as the plate is (same names, its slider `n`); it has no taps."""
+    t = ours("masking", url, DRIVERS["masking"], False)
+    t.key = "masking.floor" + ("_patched" if patched else "")
+    t.label = "masking's figures in Bokeh alone" + (", live.js's patches on" if patched else "") + " (floor)"
+    t.clicks = None
+    t.note = "no taps, no server; every n's data worked out beforehand"
+    return t
+
+
 STREAMLIT_TEXT = ("() => { for (const e of document.querySelectorAll('[data-testid=\"stMarkdownContainer\"]'))"
                   " if (e.textContent.includes('output =')) return e.textContent; return null; }")
 # Streamlit >= 1.50 draws its slider with react-aria (a hidden <input type=range> takes the keys);

@@ -643,6 +643,15 @@ def run(a: argparse.Namespace) -> dict:
                         browser, D.floor(floor_page.write(tmp / "floor" / "floor.html").resolve().as_uri()), a))
                     if isinstance(result["floor"], dict):  # its server figures: the same page from Bokeh's server
                         result["floor"]["served"] = guarded(lambda: floor_served(browser, D.floor(*start_floor()), a))
+                    if "masking" in slugs and "exported" not in a.skip:
+                        # The masking plate's own floor: its five figures in Bokeh alone, and with
+                        # live.js's patches (benchmarks/floor_masking.py), beside its exported page.
+                        import floor_masking
+
+                        for key, patched in (("floor", False), ("floor_patched", True)):
+                            f = floor_masking.write(tmp / key / "masking.html", patched)
+                            result["plates"]["masking"][key] = guarded(
+                                lambda f=f, patched=patched: measure(browser, D.masking_floor(f.resolve().as_uri(), patched), a))
                 if peers:
                     result["peers"] = {
                         "streamlit": guarded(lambda: measure(browser, D.streamlit(*start_streamlit()), a)),
@@ -761,6 +770,13 @@ def baseline_value(base: dict, path):
     return get(base, *path)
 
 
+def plate_floors(p: dict, floor: dict | None) -> tuple[dict | None, dict | None]:
+    """The floor column of a plate's rows: its own floor page when it has one (masking), else the
+    minimal app's; and its floor with live.js's patches, if measured."""
+    own = p.get("floor")
+    return (own if isinstance(own, dict) else floor), p.get("floor_patched")
+
+
 def table(res: dict) -> str:
     base = res.get("baseline") or {}
     peers = res.get("peers") or {}
@@ -768,8 +784,10 @@ def table(res: dict) -> str:
     lines = []
     for slug, p in res["plates"].items():
         served, exported = p.get("served"), p.get("exported")
+        pfloor, patched = plate_floors(p, floor)
         head = ["metric", "ours served", "× baseline", "ours exported", "× baseline", "baseline (Panel)"]
-        head += ["floor (Bokeh only)"] if floor else []
+        head += ["floor (Bokeh only)"] if pfloor else []
+        head += ["floor with live.js's patches"] if patched else []
         head += [peers[k].get("label", k) for k in peers]
         if peers:
             head += ["× best peer (served)", "× best peer (exported)"]
@@ -789,8 +807,7 @@ def table(res: dict) -> str:
                 rel = get(base, "drag", "release_ms", path[2])
                 bcell = f"no update until release (release → update {fmt(rel, unit)})" if rel is not None else bcell
             row.append(bcell)
-            if floor:
-                row.append(fmt(cell(floor, path, unit, "floor"), unit))
+            row += [fmt(cell(f, path, unit, "floor"), unit) for f in (pfloor, patched) if f]
             pv = [cell(peers[k], path, unit, "peer") for k in peers]
             row += [fmt(v, unit) for v in pv]
             if peers:
@@ -810,12 +827,15 @@ def table(res: dict) -> str:
                  "slider → output text; ours and the baseline's wait for bars and numbers both."
                  + (" The floor is the minimal app in Bokeh alone, one static file (benchmarks/floor_page.py): what "
                     "BokehJS itself costs for such a page, a reference, not a peer; its server rows are the same page "
-                    "from Bokeh's own server, a session per page." if floor else ""))
+                    "from Bokeh's own server, a session per page." if floor else "")
+                 + (" For masking the floor is the plate's own: its five figures in Bokeh alone, every n's data "
+                    "worked out beforehand (benchmarks/floor_masking.py), without and with live.js's patches on "
+                    "BokehJS." if any(p.get("floor") for p in res["plates"].values()) else ""))
     loads = []
     for slug, p in res["plates"].items():
-        for k in ("served", "exported"):
-            if p.get(k) and "machine_busy" in p[k]:
-                loads.append(f"{slug} {k} {p[k]['machine_busy']:.0%}")
+        for k in ("served", "exported", "floor", "floor_patched"):
+            if isinstance(p.get(k), dict) and "machine_busy" in p[k]:
+                loads.append(f"{slug} {k.replace('_', ' ')} {p[k]['machine_busy']:.0%}")
     for k, r in [("baseline", base), ("floor", floor or {}), *peers.items()]:
         if r and "machine_busy" in r:
             loads.append(f"{k} {r['machine_busy']:.0%}")
@@ -867,7 +887,11 @@ def summary_table(res: dict) -> str:
                 bcell = f"{fmt(bv, unit)} (release → update; nothing during the move)"
             row = [slug, label, fmt(sv, unit), ratio(bv, sv), fmt(ev, unit), ratio(bv, ev), bcell]
             if floor:
-                row.append(fmt(cell(floor, path, unit, "floor"), unit))
+                pfloor, patched = plate_floors(p, floor)
+                fc = fmt(cell(pfloor, path, unit, "floor"), unit)
+                if patched and isinstance(get(patched, *path), (int, float)):
+                    fc += f" (its figures; {fmt(get(patched, *path), unit)} with live.js's patches)"
+                row.append(fc)
             if peers:
                 pv = {k: get(peers[k], *path) for k in peers}
                 nums = {k: v for k, v in pv.items() if isinstance(v, (int, float))}

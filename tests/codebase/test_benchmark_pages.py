@@ -73,3 +73,55 @@ def test_the_tables_floor_column_takes_its_server_rows_from_the_floors_served_pa
     assert run.cell(floor, ("cold", "ready_ms", "median"), "ms", "floor") == 910.0  # the static file's own
     assert run.cell({"cold": floor["cold"]}, rss, "MB", "floor") == "no server"  # a run without it
     assert run.cell(floor, rss, "MB", "exported") == "no server"  # an exported page has none
+
+
+floor_masking = bench_module("floor_masking")
+
+
+def test_the_masking_floor_holds_attention_cores_weights_and_outputs_for_every_n():
+    """benchmarks/floor_masking.py: the masking plate's five figures in Bokeh alone. The first n's
+    sources and the table its slider hands over for every other n hold attention_core's causal
+    weights and outputs, the factor ranges name n queries and keys."""
+    from app.plates.masking import N_MAX, N_MIN, RECIPES, MaskingState
+
+    doc = floor_masking.build()
+    models = {m.name: m for m in doc.roots[0].select({"type": object}) if getattr(m, "name", None)}
+    cb = models["n"].js_property_callbacks["change:value"][0]
+    table = cb.args["table"]
+    assert sorted(table, key=int) == [str(n) for n in range(N_MIN, N_MAX + 1)]
+    for n in range(N_MIN, N_MAX + 1):
+        Q, K, V = RECIPES[n]
+        out, w = ac.attention(Q, K, V, mask=ac.causal_mask(n))  # (n, d_v), (n, n)
+        d = table[str(n)]
+        np.testing.assert_allclose(np.reshape(d["weights"]["value"], (n, n)), w, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(np.reshape(d["output"]["value"], out.shape), out, rtol=0, atol=1e-12)
+        assert d["_keys"] == [f"k{j + 1}" for j in range(n)] and len(d["_rows"]) == n
+    n0 = MaskingState().n
+    assert models["n"].value == n0 and models["weights"].data["value"] == table[str(n0)]["weights"]["value"]
+    assert list(models["keys_range"].factors) == table[str(n0)]["_keys"]
+
+
+def test_the_patched_masking_floor_puts_live_js_patches_on_once_ready():
+    plain, patched = floor_masking.build(), floor_masking.build(patched=True)
+    assert not plain.callbacks._js_event_callbacks
+    (cb,) = patched.callbacks._js_event_callbacks["document_ready"]
+    assert "var AELive" in cb.code and all(f"A.{p}(doc);" in cb.code for p in floor_masking.PATCHES)
+
+
+def test_the_masking_rows_floor_column_is_the_plates_own_floor():
+    run = bench_module("run")
+    lookup_floor = {"slider": {"press_ms": {"median": 8.7}}}
+    own = {"slider": {"press_ms": {"median": 61.0}}}
+    patched = {"slider": {"press_ms": {"median": 29.0}}}
+    assert run.plate_floors({"floor": own, "floor_patched": patched}, lookup_floor) == (own, patched)
+    assert run.plate_floors({}, lookup_floor) == (lookup_floor, None)
+    res = {"plates": {"masking": {"driver": "masking", "exported": {"slider": {"press_ms": {"median": 30.0}}},
+                                  "floor": own, "floor_patched": patched},
+                      "lookup": {"driver": "lookup", "exported": {"slider": {"press_ms": {"median": 9.0}}}}},
+           "floor": lookup_floor, "baseline": {}, "versions": {}}
+    text = run.table(res)
+    masking, lookup = text.split("### lookup")
+    assert "floor with live.js's patches" in masking and "floor with live.js's patches" not in lookup
+    slider = next(line for line in masking.splitlines() if line.startswith("| slider: arrow key → bars & numbers, median"))
+    assert "| 61.0 ms | 29.0 ms |" in slider
+    assert "8.7 ms" in next(line for line in lookup.splitlines() if line.startswith("| slider: arrow key → bars & numbers, median"))

@@ -14,7 +14,7 @@ and the paint of five figures.
 
 `--patched` adds app/static/live.js and, once the document is ready, the patches our pages put
 on BokehJS (AELive.quiet_styles, local_layout, axes_on_change, coalesce_updates, the lazy copies,
-later_positions, unset_css_values, quiet_slider_echo): BokehJS's cost for these five figures as
+later_positions, unset_css_values, quiet_slider_echo, hidden_figures_wait): BokehJS's cost for these five figures as
 we have cut it, with none of the plate's own work. `make bench` measures both beside the masking
 plate (the masking driver's names, its slider; the floor has no taps). They are references, not
 pages to beat: a step of n that takes either longer than a target puts that target below what
@@ -43,7 +43,7 @@ from app.theme import PALETTE, style_figure  # noqa: E402
 SOURCES = ("mask", "scores", "weights", "row_sums", "output", "norms")
 LIVE_JS = Path(__file__).resolve().parents[1] / "app" / "static" / "live.js"
 PATCHES = ("quiet_styles", "local_layout", "axes_on_change", "coalesce_updates", "lazy_text_copies", "lazy_copies",
-           "quiet_slider_echo", "later_positions", "unset_css_values")
+           "quiet_slider_echo", "later_positions", "unset_css_values", "hidden_figures_wait")
 
 # The slider hands over n's precomputed data: sources, the rows' and keys' factors, fonts, the
 # lengths' axis end and the notes, as the plate does at a step of n.

@@ -20,6 +20,8 @@ without a test a new Bokeh could silently undo them:
 - AELive.lazy_copies: a renderer's copies of its glyph (selected, unselected, muted, decimated
   looks) are not recomputed while nothing draws them, and once something is selected they are
   caught up and drawn as BokehJS draws them;
+- AELive.hidden_figures_wait: a hidden figure's renderers and layout wait while it is hidden,
+  and once shown it draws what a page opened in that state draws;
 - AELive.early (exported pages): those patches are on BokehJS's classes before the document is
   built, so its first build brings no copy up to date and asks no `--bk-` question, and draws
   the pixels of the same page with them put on later;
@@ -834,9 +836,10 @@ def test_pythons_answer_with_the_same_font_and_a_near_range_redraws_nothing(tab,
     wait_synced(page, sent)
     page.evaluate(FRAMES2)
     counts = page.evaluate("() => window.__ae_counts")
-    texts = [c for c in counts if c["glyph"] == "Text"]
-    assert len(texts) >= 8 and all(c["set_data"] == 1 for c in texts), counts
+    texts = [c for c in counts if c["glyph"] == "Text" and c["src"] not in CONTRAST]
+    assert len(texts) >= 6 and all(c["set_data"] == 1 for c in texts), counts
     assert all(c["set_data"] <= 1 for c in counts), counts
+    assert all(c["set_data"] == 0 for c in counts if c["src"] in CONTRAST), counts  # hidden: they wait
     state = MaskingState(n=n - 1)
     end = page.evaluate("() => Bokeh.documents[0].get_model_by_name('norm_range').end")
     assert end == view_data(state)["_norm_end"]  # Python's, not the page's last bits
@@ -846,3 +849,59 @@ def test_pythons_answer_with_the_same_font_and_a_near_range_redraws_nothing(tab,
     assert fonts.count(font_for(n - 1)) >= 8, fonts
     assert_matches_core(read(page), state, tol=0.0)
     tab.assert_no_errors()
+
+
+# The contrast pair's views: how often each laid itself out (its own _compute_layout).
+COUNT_HIDDEN_LAYOUTS = r"""() => {
+  window.__ae_hidden_layouts = {};
+  for (const name of ["contrast_weights_plot", "contrast_output_plot"]) {
+    const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(name));
+    const own = v._compute_layout;
+    window.__ae_hidden_layouts[name] = 0;
+    v._compute_layout = function () { window.__ae_hidden_layouts[name] += 1; return own.apply(this, arguments); };
+  }
+  return Object.keys(window.__ae_hidden_layouts).length;
+}"""
+CONTRAST = ("contrast_weights", "contrast_row_sums", "contrast_output")
+
+
+def test_a_hidden_figure_waits_and_once_shown_draws_what_a_page_opened_so_draws(new_tab, export_plate):
+    """AELive.hidden_figures_wait: on the masking page the contrast pair is hidden; a change of n
+    recomputes none of its renderers and lays neither figure out, while every shown renderer
+    recomputes once. Shown (a real click on the toggle), the pair draws the pixels of a page
+    opened with that n and the contrast on, and every number is attention_core's."""
+    from app.plates.masking import MaskingState
+
+    tab, page = open_exported(new_tab, export_plate, "masking", READY)
+    assert page.evaluate(COUNT) >= 10 and page.evaluate(COUNT_HIDDEN_LAYOUTS) == 2
+    assert page.evaluate("() => Bokeh.documents[0].get_model_by_name('contrast_weights_plot').visible") is False
+    page.evaluate("() => { Bokeh.documents[0].get_model_by_name('n').value = 7; }")
+    page.wait_for_function(SETTLED, arg=7, timeout=30_000)
+    page.evaluate(FRAMES2)
+    counts = page.evaluate("() => window.__ae_counts")
+    hidden = [c for c in counts if c["src"] in CONTRAST]
+    shown = [c for c in counts if c["src"] in ("mask", "scores", "weights", "row_sums", "output")]
+    assert len(hidden) == 6 and all(c["set_data"] == 0 for c in hidden), counts
+    assert shown and all(c["set_data"] == 1 for c in shown), counts
+    assert page.evaluate("() => window.__ae_hidden_layouts") == {"contrast_weights_plot": 0, "contrast_output_plot": 0}
+    # The page's own data is current all along (only the drawing waited).
+    assert_matches_core(read(page), MaskingState(n=7))
+
+    page.get_by_text("Zero the weights (after softmax)").click()
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('contrast_weights_plot').visible")
+    page.evaluate(FRAMES2)
+    assert all(c["set_data"] == 1 for c in page.evaluate("() => window.__ae_counts") if c["src"] in CONTRAST)
+
+    ref_tab = new_tab()
+    ref_tab.block_network()
+    ref_tab.page.goto(export_plate("masking").as_uri() + "?n=7&contrast=1")
+    ref_tab.page.wait_for_function(READY, timeout=60_000)
+    ref_tab.page.evaluate(FRAMES2)
+    mine, ref = page.evaluate(ALL_PIXELS), ref_tab.page.evaluate(ALL_PIXELS)
+    for name in ("contrast_weights_plot", "contrast_output_plot", "mask_plot", "scores_plot", "norms_plot"):
+        assert mine[name] == ref[name], name
+    want = MaskingState(n=7, contrast=True)
+    assert_matches_core(read(page), want)
+    for t in (tab, ref_tab):
+        t.assert_offline()
+        t.assert_no_errors()

@@ -238,12 +238,12 @@ def floor(url: str, server=None) -> Target:
                   None, None, note="no draggable plot; no server")
 
 
-def masking_floor(url: str, patched: bool) -> Target:
-    """benchmarks/floor_masking.py: the masking plate's five figures in Bokeh alone (a reference),
+def plate_floor(slug: str, url: str, patched: bool) -> Target:
+    """benchmarks/plate_floors.py: a heavy plate's shown figures in Bokeh alone (a reference),
     driven as the plate is (same names, its slider `n`); it has no taps."""
-    t = ours("masking", url, DRIVERS["masking"], False)
-    t.key = "masking.floor" + ("_patched" if patched else "")
-    t.label = "masking's figures in Bokeh alone" + (", live.js's patches on" if patched else "") + " (floor)"
+    t = ours(slug, url, DRIVERS[slug], False)
+    t.key = f"{slug}.floor" + ("_patched" if patched else "")
+    t.label = f"{slug}'s figures in Bokeh alone" + (", live.js's patches on" if patched else "") + " (floor)"
     t.clicks = None
     t.note = "no taps, no server; every n's data worked out beforehand"
     return t

@@ -643,15 +643,16 @@ def run(a: argparse.Namespace) -> dict:
                         browser, D.floor(floor_page.write(tmp / "floor" / "floor.html").resolve().as_uri()), a))
                     if isinstance(result["floor"], dict):  # its server figures: the same page from Bokeh's server
                         result["floor"]["served"] = guarded(lambda: floor_served(browser, D.floor(*start_floor()), a))
-                    if "masking" in slugs and "exported" not in a.skip:
-                        # The masking plate's own floor: its five figures in Bokeh alone, and with
-                        # live.js's patches (benchmarks/floor_masking.py), beside its exported page.
-                        import floor_masking
+                    # The heavy plates' own floors: their shown figures in Bokeh alone, and with
+                    # live.js's patches (benchmarks/plate_floors.py), beside their exported pages.
+                    import plate_floors
 
+                    for s in ([] if "exported" in a.skip else [s for s in slugs if s in plate_floors.FLOORS]):
                         for key, patched in (("floor", False), ("floor_patched", True)):
-                            f = floor_masking.write(tmp / key / "masking.html", patched)
-                            result["plates"]["masking"][key] = guarded(
-                                lambda f=f, patched=patched: measure(browser, D.masking_floor(f.resolve().as_uri(), patched), a))
+                            f = plate_floors.write(s, tmp / key / f"{s}.html", patched)
+                            result["plates"][s][key] = guarded(
+                                lambda s=s, f=f, patched=patched: measure(browser, D.plate_floor(s, f.resolve().as_uri(),
+                                                                                                   patched), a))
                 if peers:
                     result["peers"] = {
                         "streamlit": guarded(lambda: measure(browser, D.streamlit(*start_streamlit()), a)),
@@ -828,9 +829,10 @@ def table(res: dict) -> str:
                  + (" The floor is the minimal app in Bokeh alone, one static file (benchmarks/floor_page.py): what "
                     "BokehJS itself costs for such a page, a reference, not a peer; its server rows are the same page "
                     "from Bokeh's own server, a session per page." if floor else "")
-                 + (" For masking the floor is the plate's own: its five figures in Bokeh alone, every n's data "
-                    "worked out beforehand (benchmarks/floor_masking.py), without and with live.js's patches on "
-                    "BokehJS." if any(p.get("floor") for p in res["plates"].values()) else ""))
+                 + (" For " + " and ".join(s for s, p in res["plates"].items() if p.get("floor")) + " the floor is the "
+                    "plate's own: its shown figures in Bokeh alone, every n's data worked out beforehand "
+                    "(benchmarks/plate_floors.py), without and with live.js's patches on BokehJS."
+                    if any(p.get("floor") for p in res["plates"].values()) else ""))
     loads = []
     for slug, p in res["plates"].items():
         for k in ("served", "exported", "floor", "floor_patched"):

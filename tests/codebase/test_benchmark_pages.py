@@ -11,6 +11,7 @@ import time
 import urllib.request
 
 import numpy as np
+import pytest
 
 import attention_core as ac
 
@@ -75,37 +76,60 @@ def test_the_tables_floor_column_takes_its_server_rows_from_the_floors_served_pa
     assert run.cell(floor, rss, "MB", "exported") == "no server"  # an exported page has none
 
 
-floor_masking = bench_module("floor_masking")
+plate_floors = bench_module("plate_floors")
+
+
+def models_of(doc) -> dict:
+    return {m.name: m for m in doc.roots[0].select({"type": object}) if getattr(m, "name", None)}
 
 
 def test_the_masking_floor_holds_attention_cores_weights_and_outputs_for_every_n():
-    """benchmarks/floor_masking.py: the masking plate's five figures in Bokeh alone. The first n's
+    """benchmarks/plate_floors.py: the masking plate's five figures in Bokeh alone. The first n's
     sources and the table its slider hands over for every other n hold attention_core's causal
     weights and outputs, the factor ranges name n queries and keys."""
     from app.plates.masking import N_MAX, N_MIN, RECIPES, MaskingState
 
-    doc = floor_masking.build()
-    models = {m.name: m for m in doc.roots[0].select({"type": object}) if getattr(m, "name", None)}
-    cb = models["n"].js_property_callbacks["change:value"][0]
-    table = cb.args["table"]
+    models = models_of(plate_floors.masking())
+    table = models["n"].js_property_callbacks["change:value"][0].args["table"]
     assert sorted(table, key=int) == [str(n) for n in range(N_MIN, N_MAX + 1)]
     for n in range(N_MIN, N_MAX + 1):
         Q, K, V = RECIPES[n]
         out, w = ac.attention(Q, K, V, mask=ac.causal_mask(n))  # (n, d_v), (n, n)
         d = table[str(n)]
-        np.testing.assert_allclose(np.reshape(d["weights"]["value"], (n, n)), w, rtol=0, atol=1e-12)
-        np.testing.assert_allclose(np.reshape(d["output"]["value"], out.shape), out, rtol=0, atol=1e-12)
-        assert d["_keys"] == [f"k{j + 1}" for j in range(n)] and len(d["_rows"]) == n
+        np.testing.assert_allclose(np.reshape(d["sources"]["weights"]["value"], (n, n)), w, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(np.reshape(d["sources"]["output"]["value"], out.shape), out, rtol=0, atol=1e-12)
+        assert d["factors"]["keys"] == [f"k{j + 1}" for j in range(n)] and len(d["factors"]["rows"]) == n
     n0 = MaskingState().n
-    assert models["n"].value == n0 and models["weights"].data["value"] == table[str(n0)]["weights"]["value"]
-    assert list(models["keys_range"].factors) == table[str(n0)]["_keys"]
+    assert models["n"].value == n0 and models["weights"].data["value"] == table[str(n0)]["sources"]["weights"]["value"]
+    assert list(models["keys_range"].factors) == table[str(n0)]["factors"]["keys"]
 
 
-def test_the_patched_masking_floor_puts_live_js_patches_on_once_ready():
-    plain, patched = floor_masking.build(), floor_masking.build(patched=True)
+def test_the_self_attention_floor_holds_attention_cores_weights_and_outputs_for_every_n():
+    """The self-attention floor: for every n the weights and outputs its slider hands over are
+    attention_core's self-attention of the plate's tokens, in the plate's default order."""
+    from app.plates import self_attention as S
+
+    models = models_of(plate_floors.self_attention())
+    table = models["n"].js_property_callbacks["change:value"][0].args["table"]
+    assert sorted(table, key=int) == [str(n) for n in range(S.N_MIN, S.N_MAX + 1)]
+    for n in range(S.N_MIN, S.N_MAX + 1):
+        perm = list(S.PERMS[n][S.SelfAttentionState().shuffle])
+        X = S.X_ALL[:n][perm]  # (n, d)
+        out, w = ac.attention(X @ S.WQ, X @ S.WK, X @ S.WV)  # (n, d), (n, n)
+        d = table[str(n)]["sources"]
+        np.testing.assert_allclose(np.reshape(d["weights"]["value"], (n, n)), w, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(np.reshape(d["output"]["value"], (n, out.shape[1])), out, rtol=0, atol=1e-12)
+    assert {"tokens_map", "scores_map", "weights_map", "output_map", "original_map", "diff_map", "worked_map",
+            "check_readout"} <= set(models)
+
+
+@pytest.mark.parametrize("slug", sorted(plate_floors.FLOORS))
+def test_a_patched_floor_puts_live_js_patches_on_once_ready(slug):
+    plain, patched = plate_floors.FLOORS[slug](), plate_floors.FLOORS[slug](patched=True)
     assert not plain.callbacks._js_event_callbacks
     (cb,) = patched.callbacks._js_event_callbacks["document_ready"]
-    assert "var AELive" in cb.code and all(f"A.{p}(doc);" in cb.code for p in floor_masking.PATCHES)
+    assert "var AELive" in cb.code and all(f"A.{p}(doc);" in cb.code for p in plate_floors.PATCHES)
+    assert all(f"{p}: {p}" in cb.code for p in plate_floors.PATCHES)  # each is one of AELive's
 
 
 def test_the_masking_rows_floor_column_is_the_plates_own_floor():

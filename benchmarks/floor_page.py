@@ -67,6 +67,18 @@ def write(path: Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     save(build(), filename=str(path), resources=INLINE, title="Bokeh-only lookup (the floor)")
+    return bokeh_alone(path)
+
+
+def bokeh_alone(path: Path) -> Path:
+    """The page at `path` without the scripts Panel adds to every Bokeh page once it is imported
+    in the process (the suite imports it): an inlined page otherwise asks for es-module-shims
+    next to the file, a failed request at every load."""
+    html = path.read_text(encoding="utf-8")
+    if "es-module-shims" in html or "panel.min.js" in html:
+        from app.bokeh_only import without_panel_scripts
+
+        path.write_text(without_panel_scripts(html), encoding="utf-8")
     return path
 
 

@@ -42,6 +42,9 @@ from bokeh.transform import dodge  # noqa: E402
 
 from app.theme import PALETTE, style_figure  # noqa: E402
 
+sys.path.insert(1, str(Path(__file__).resolve().parent))
+from floor_page import bokeh_alone  # noqa: E402
+
 LIVE_JS = Path(__file__).resolve().parents[1] / "app" / "static" / "live.js"
 PATCHES = ("quiet_styles", "local_layout", "axes_on_change", "coalesce_updates", "lazy_text_copies", "lazy_copies",
            "quiet_slider_echo", "later_positions", "unset_css_values", "hidden_figures_wait")
@@ -235,7 +238,7 @@ def write(slug: str, path: Path, patched: bool = False) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     title = f"Floor: the {slug} plate's figures in Bokeh alone" + (", with live.js's patches" if patched else "")
     path.write_text(file_html(FLOORS[slug](patched), resources=INLINE, title=title), encoding="utf-8")
-    return path
+    return bokeh_alone(path)  # the plates import Panel, which adds its scripts to every Bokeh page
 
 
 if __name__ == "__main__":

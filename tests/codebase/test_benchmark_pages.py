@@ -149,3 +149,15 @@ def test_the_masking_rows_floor_column_is_the_plates_own_floor():
     slider = next(line for line in masking.splitlines() if line.startswith("| slider: arrow key → bars & numbers, median"))
     assert "| 61.0 ms | 29.0 ms |" in slider
     assert "8.7 ms" in next(line for line in lookup.splitlines() if line.startswith("| slider: arrow key → bars & numbers, median"))
+
+
+def test_the_floor_pages_load_bokehjs_alone(tmp_path):
+    """Panel, imported here as in the suite, adds its scripts to every Bokeh page; the floors'
+    files leave them out (an inlined page would ask for es-module-shims next to the file)."""
+    import panel  # noqa: F401
+
+    pages = [floor_page.write(tmp_path / "floor.html")]
+    pages += [plate_floors.write(s, tmp_path / f"{s}.html", patched) for s in plate_floors.FLOORS for patched in (0, 1)]
+    for p in pages:
+        html = p.read_text(encoding="utf-8")
+        assert "Bokeh.embed.embed_items" in html and "es-module-shims" not in html and "panel.min.js" not in html, p

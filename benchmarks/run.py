@@ -771,8 +771,8 @@ def baseline_value(base: dict, path):
     return get(base, *path)
 
 
-def plate_floors(p: dict, floor: dict | None) -> tuple[dict | None, dict | None]:
-    """The floor column of a plate's rows: its own floor page when it has one (masking), else the
+def floors_of(p: dict, floor: dict | None) -> tuple[dict | None, dict | None]:
+    """The floor column of a plate's rows: its own floor page when it has one (benchmarks/plate_floors.py), else the
     minimal app's; and its floor with live.js's patches, if measured."""
     own = p.get("floor")
     return (own if isinstance(own, dict) else floor), p.get("floor_patched")
@@ -785,7 +785,7 @@ def table(res: dict) -> str:
     lines = []
     for slug, p in res["plates"].items():
         served, exported = p.get("served"), p.get("exported")
-        pfloor, patched = plate_floors(p, floor)
+        pfloor, patched = floors_of(p, floor)
         head = ["metric", "ours served", "× baseline", "ours exported", "× baseline", "baseline (Panel)"]
         head += ["floor (Bokeh only)"] if pfloor else []
         head += ["floor with live.js's patches"] if patched else []
@@ -889,7 +889,7 @@ def summary_table(res: dict) -> str:
                 bcell = f"{fmt(bv, unit)} (release → update; nothing during the move)"
             row = [slug, label, fmt(sv, unit), ratio(bv, sv), fmt(ev, unit), ratio(bv, ev), bcell]
             if floor:
-                pfloor, patched = plate_floors(p, floor)
+                pfloor, patched = floors_of(p, floor)
                 fc = fmt(cell(pfloor, path, unit, "floor"), unit)
                 if patched and isinstance(get(patched, *path), (int, float)):
                     fc += f" (its figures; {fmt(get(patched, *path), unit)} with live.js's patches)"

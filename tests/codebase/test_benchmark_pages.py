@@ -137,8 +137,8 @@ def test_the_masking_rows_floor_column_is_the_plates_own_floor():
     lookup_floor = {"slider": {"press_ms": {"median": 8.7}}}
     own = {"slider": {"press_ms": {"median": 61.0}}}
     patched = {"slider": {"press_ms": {"median": 29.0}}}
-    assert run.plate_floors({"floor": own, "floor_patched": patched}, lookup_floor) == (own, patched)
-    assert run.plate_floors({}, lookup_floor) == (lookup_floor, None)
+    assert run.floors_of({"floor": own, "floor_patched": patched}, lookup_floor) == (own, patched)
+    assert run.floors_of({}, lookup_floor) == (lookup_floor, None)
     res = {"plates": {"masking": {"driver": "masking", "exported": {"slider": {"press_ms": {"median": 30.0}}},
                                   "floor": own, "floor_patched": patched},
                       "lookup": {"driver": "lookup", "exported": {"slider": {"press_ms": {"median": 9.0}}}}},

@@ -1,6 +1,9 @@
 """The example the benchmark's comparison pages show (benchmarks/lookup_example.py) is the seed's
 soft lookup: the query at 40° with length 1.5 gives k2 55.1 % and the output 16.84. The floor page
-(benchmarks/floor_page.py) starts from attention_core's numbers for it, and Bokeh's server serves it."""
+(benchmarks/floor_page.py) starts from attention_core's numbers for it, and Bokeh's server serves it.
+The heavy plates' floors (benchmarks/plate_floors.py) hand over attention_core's numbers for every
+n, their patched builds put live.js's patches on, every floor file loads BokehJS alone, and the
+bench table shows a plate's own floors in its floor columns."""
 
 from __future__ import annotations
 

@@ -46,7 +46,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent))
 from floor_page import bokeh_alone  # noqa: E402
 
 LIVE_JS = Path(__file__).resolve().parents[1] / "app" / "static" / "live.js"
-PATCHES = ("quiet_styles", "local_layout", "axes_on_change", "coalesce_updates", "lazy_text_copies", "lazy_copies",
+PATCHES = ("quiet_styles", "local_layout", "axes_on_change", "coalesce_updates", "quick_text", "lazy_text_copies", "lazy_copies",
            "quiet_slider_echo", "later_positions", "unset_css_values", "hidden_figures_wait")
 
 # The slider hands over n's precomputed data: every source, every factor range, the texts' font

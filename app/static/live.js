@@ -18,7 +18,8 @@
  * latest numbers. AELive.local_layout keeps a fixed-size figure's relayout inside the figure,
  * AELive.axes_on_change measures a figure's axes only after something they are drawn from changed,
  * AELive.coalesce_updates makes the several recomputations of a renderer that one change starts one;
- * AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn,
+ * AELive.quick_text draws a Text glyph's one-line labels with one fillText each, the canvas state set
+ * once per glyph, AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn,
  * AELive.lazy_copies leaves every renderer's copies of its glyph alone until one is drawn,
  * AELive.quick_marker_masks finds a scatter's markers near the frame without building models,
  * AELive.quiet_slider_echo spares a slider the rebuild of its handle when only its value changed,
@@ -282,6 +283,97 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
       return paint.apply(this, arguments);
     };
     proto.__ae_lazy = true;
+    return true;
+  }
+
+  // BokehJS 3.10 draws a Text glyph's labels one by one through a TextBox (TextView._paint ->
+  // TextBox.paint), and for each one saves and restores the canvas state, measures the label's
+  // width again (measureText), scans its characters to choose a height metric, and strokes an
+  // outline that is transparent: about a third of the paint of a heat map with its numbers on
+  // it. A label of one line, unrotated and unsized, is drawn by one fillText at (0, ascent) in
+  // the transform the glyph has set up for it; that same call, with the same font, colour and
+  // transform, is now made directly, the canvas state set once per glyph and a font or colour only
+  // when it changes. A glyph with a background, hatch or border is drawn as BokehJS draws it; so
+  // is any other label (several lines, an angle, a size) and a visible outline. Patched once per
+  // page, on the Text glyph view's class.
+  var CLEAR_INK = / \/ 0\)$/;  // color2css of a transparent colour, "rgb(0 0 0 / 0)"
+  function plain_label(label) {
+    var p = label.position;
+    return p != null && p.sx === 0 && p.sy === 0 && p.x_anchor === "left" && p.y_anchor === "top" &&
+      (label.angle == null || label.angle === 0) && label.width == null && label.height == null &&
+      (label.align == null || label.align === "auto") && typeof label.text === "string" &&
+      label.text !== "" && label.text.indexOf("\n") < 0;
+  }
+  function quick_text(doc) {
+    if (!doc) return false;
+    var r = first_view(function (v) { return v.glyph != null && v.glyph.model != null && v.glyph.model.type === "Text"; });
+    return r != null && text_paint_quickly(owner_of(r.glyph, "_paint"));
+  }
+  function text_paint_quickly(proto) {  // proto: the Text glyph view's class
+    if (!proto || !Object.prototype.hasOwnProperty.call(proto, "_paint")) return false;
+    if (proto.__ae_quick_text) return true;
+    var metrics = null;
+    try { metrics = Bokeh.require("core/util/text").font_metrics; } catch (e) { metrics = null; }
+    if (typeof metrics !== "function") return false;
+    var own = proto._paint;
+    proto.__ae_own_text_paint = own;  // BokehJS's drawing, kept for the tests' comparison
+    function ascent(label) {  // TextBox._text_line's ascent for a label of one line
+      var m = label.text_height_metric;
+      if (m == null) {
+        if (label.__ae_metric === undefined) label.__ae_metric = label.infer_text_height();  // a label's text is fixed
+        m = label.__ae_metric;
+      }
+      var fm = metrics(label.font);
+      return m === "x" || m === "x_descent" ? fm.x_height : m === "cap" || m === "cap_descent" ? fm.cap_height : fm.ascent;
+    }
+    proto._paint = function (ctx, indices, data) {
+      var v = this.visuals, labels = this.labels, anchor = this.anchor_;
+      if (this.__ae_stale || v == null || v.text == null || labels == null || anchor == null || this.padding == null ||
+          v.background_fill.doit || v.background_hatch.doit || v.border_line.doit ||
+          ctx.globalCompositeOperation !== "source-over") return own.apply(this, arguments);
+      var o = Object.assign({}, this, data);  // as BokehJS reads them: the view's arrays, or `data`'s
+      var sx = o.sx, sy = o.sy, x_offset = o.x_offset, y_offset = o.y_offset, angle = o.angle;
+      var text = v.text, swidth = this.swidth, sheight = this.sheight, pad = this.padding;
+      var font = null, fill = null;
+      ctx.save();
+      ctx.textAlign = "left";
+      ctx.textBaseline = "alphabetic";
+      try {
+        for (var i of indices) {
+          var sx_i = sx[i] + x_offset.get(i), sy_i = sy[i] + y_offset.get(i), angle_i = angle.get(i), label = labels[i];
+          if (!isFinite(sx_i + sy_i + angle_i) || label == null) continue;
+          var a = anchor.get(i), dx_i = a.x * swidth[i], dy_i = a.y * sheight[i];
+          // The transform is built and undone step by step, as BokehJS does, to the same bits.
+          ctx.translate(sx_i, sy_i);
+          ctx.rotate(angle_i);
+          ctx.translate(-dx_i, -dy_i);
+          if (text.v_doit(i)) {
+            ctx.translate(pad.left, pad.top);
+            label.visuals = text.values(i);
+            if (plain_label(label)) {
+              var y = ascent(label);
+              if (label.font !== font) ctx.font = font = label.font;
+              if (label.color !== fill) ctx.fillStyle = fill = label.color;
+              ctx.fillText(label.text, 0, y);
+              if (!CLEAR_INK.test(label.outline_color)) {
+                ctx.strokeStyle = label.outline_color;
+                ctx.lineWidth = label.outline_width;
+                ctx.strokeText(label.text, 0, y);
+              }
+            } else {
+              label.paint(ctx);  // saves and restores the state set here
+            }
+            ctx.translate(-pad.left, -pad.top);
+          }
+          ctx.translate(dx_i, dy_i);
+          ctx.rotate(-angle_i);
+          ctx.translate(-sx_i, -sy_i);
+        }
+      } finally {
+        ctx.restore();
+      }
+    };
+    proto.__ae_quick_text = true;
     return true;
   }
 
@@ -614,6 +706,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     var done = [];
     if (copies_wait(bokeh_class("models/renderers/glyph_renderer", "GlyphRendererView"),
                     bokeh_class("models/glyphs/glyph", "GlyphView"))) done.push("lazy_copies");
+    if (text_paint_quickly(bokeh_class("models/glyphs/text", "TextView"))) done.push("quick_text");
     if (text_copies_wait(bokeh_class("models/glyphs/text", "TextView"))) done.push("lazy_text_copies");
     var declared = Array.from(document.querySelectorAll('script[type="application/json"]')).some(function (e) {
       return DECLARES_BK.test(e.textContent);
@@ -780,7 +873,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
 
   return {
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
-    coalesce_updates: coalesce_updates, lazy_text_copies: lazy_text_copies, lazy_copies: lazy_copies, axes_on_change: axes_on_change,
+    coalesce_updates: coalesce_updates, quick_text: quick_text, lazy_text_copies: lazy_text_copies, lazy_copies: lazy_copies, axes_on_change: axes_on_change,
     quick_marker_masks: quick_marker_masks, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions,
     unset_css_values: unset_css_values, sets_bk_css: sets_bk_css, hidden_figures_wait: hidden_figures_wait, early: early, quiet_equal_data: quiet_equal_data,
     same_data: same_data, same_value: same_value, guard_late: guard_late, busy_until_still: busy_until_still,

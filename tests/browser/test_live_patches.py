@@ -22,6 +22,8 @@ without a test a new Bokeh could silently undo them:
   caught up and drawn as BokehJS draws them;
 - AELive.hidden_figures_wait: a hidden figure's renderers and layout wait while it is hidden,
   and once shown it draws what a page opened in that state draws;
+- AELive.quick_text: every one-line label of a Text glyph is drawn without BokehJS's TextBox,
+  to the pixels BokehJS draws; a glyph with a background goes BokehJS's way, to the same pixels;
 - AELive.early (exported pages): those patches are on BokehJS's classes before the document is
   built, so its first build brings no copy up to date and asks no `--bk-` question, and draws
   the pixels of the same page with them put on later;
@@ -905,3 +907,87 @@ def test_a_hidden_figure_waits_and_once_shown_draws_what_a_page_opened_so_draws(
     for t in (tab, ref_tab):
         t.assert_offline()
         t.assert_no_errors()
+
+
+# Count the labels of Text glyphs that BokehJS draws through a TextBox (an axis's labels are
+# TextBoxes too, and are not counted); AELive.quick_text draws a plain one itself.
+COUNT_TEXTBOX_PAINTS = r"""() => {
+  const P = Bokeh.require('models/glyphs/text').TextView.prototype;
+  const T = Bokeh.require('core/graphics').TextBox.prototype, own = T.paint;
+  const inner = window.__ae_text_inner = {paint: P._paint};
+  let depth = 0;
+  P._paint = function () { depth += 1; try { return inner.paint.apply(this, arguments); } finally { depth -= 1; } };
+  window.__ae_textbox_paints = 0;
+  T.paint = function () { if (depth > 0) window.__ae_textbox_paints += 1; return own.apply(this, arguments); };
+  return P.__ae_quick_text === true && typeof P.__ae_own_text_paint === 'function';
+}"""
+# Repaint every figure in full and wait until it is on screen; the labels drawn meanwhile.
+REPAINT_ALL = r"""async () => {
+  window.__ae_textbox_paints = 0;
+  for (const m of Bokeh.documents[0].all_models) if (m.type === "Figure") Bokeh.index.find_one(m).request_paint();
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));
+  return window.__ae_textbox_paints;
+}"""
+# Put BokehJS's own Text drawing back under the counter (AELive.quick_text keeps it).
+TEXT_OWN = r"""() => { const P = Bokeh.require('models/glyphs/text').TextView.prototype;
+  window.__ae_text_inner.paint = P.__ae_own_text_paint; return true; }"""
+# Labels of the Text glyphs on shown figures: {source name and renderer id: count}.
+LABELS = r"""() => Object.fromEntries(Array.from(Bokeh.index.query((v) => v.glyph != null && v.glyph.model.type === 'Text' &&
+    v.model.visible && v.plot_view.model.visible))
+  .map((r) => [r.model.data_source.name + ':' + r.model.id, r.glyph.labels.filter((l) => l != null).length]))"""
+
+
+@pytest.mark.parametrize("slug", ["masking", "multi-head"])
+def test_text_labels_drawn_directly_are_the_pixels_bokeh_draws(new_tab, export_plate, slug):
+    """AELive.quick_text: after a change of n every label of the page's Text glyphs (the heat
+    maps' numbers) is drawn without a TextBox, and the figures are the pixels BokehJS's own
+    drawing gives. A Text glyph given a background is drawn BokehJS's way (a TextBox per label)
+    and still to BokehJS's pixels; the numbers are attention_core's throughout."""
+    from test_multi_head_browser import READY as MH_READY
+    from test_multi_head_browser import assert_matches_core as mh_matches_core
+    from test_multi_head_browser import read as mh_read
+
+    from app.plates.masking import MaskingState
+
+    tab, page = open_exported(new_tab, export_plate, slug, READY if slug == "masking" else MH_READY)
+    assert page.evaluate(COUNT_TEXTBOX_PAINTS) is True
+    if slug == "masking":
+        page.evaluate("() => { Bokeh.documents[0].get_model_by_name('n').value = 7; }")
+        page.wait_for_function(SETTLED, arg=7, timeout=30_000)
+        check = lambda: assert_matches_core(read(page), MaskingState(n=7))  # noqa: E731
+    else:
+        st = mh_read(page)
+        d_model, h, n = st["setting"]["d_model"][0], st["setting"]["h"][0], st["setting"]["n"][0]
+        page.evaluate(SET_N, n + 1)
+        page.wait_for_function(N_SHOWN, arg=n + 1)
+        check = lambda: mh_matches_core(mh_read(page), d_model, h, n + 1)  # noqa: E731
+    page.evaluate(FRAMES2)
+    labels = page.evaluate(LABELS)
+    assert sum(labels.values()) >= 50, labels
+    assert page.evaluate("() => window.__ae_textbox_paints") == 0
+    assert page.evaluate(REPAINT_ALL) == 0
+    quick = page.evaluate(ALL_PIXELS)
+    check()
+
+    # One glyph with a background: its labels go through TextBox, the others still do not.
+    boxed, count = next(iter(labels.items()))
+    set_bg = r"""([key, color]) => { const r = Array.from(Bokeh.index.query((v) => v.glyph != null &&
+      v.glyph.model.type === 'Text' && v.model.data_source.name + ':' + v.model.id === key))[0];
+      r.glyph.model.background_fill_color = color; }"""
+    page.evaluate(set_bg, [boxed, "#fff3c4"])
+    page.evaluate(FRAMES2)
+    assert page.evaluate(REPAINT_ALL) == count
+    quick_boxed = page.evaluate(ALL_PIXELS)
+    assert quick_boxed != quick
+
+    # BokehJS's own drawing put back: the same pixels, each label through a TextBox.
+    assert page.evaluate(TEXT_OWN) is True
+    assert page.evaluate(REPAINT_ALL) == sum(labels.values())
+    assert page.evaluate(ALL_PIXELS) == quick_boxed
+    page.evaluate(set_bg, [boxed, None])
+    page.evaluate(FRAMES2)
+    page.evaluate(REPAINT_ALL)
+    assert page.evaluate(ALL_PIXELS) == quick
+    check()
+    tab.assert_offline()
+    tab.assert_no_errors()

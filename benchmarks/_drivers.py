@@ -238,6 +238,16 @@ def floor(url: str, server=None) -> Target:
                   None, None, note="no draggable plot; no server")
 
 
+def floor_drag(url: str) -> Target:
+    """benchmarks/floor_page.py --drag: the minimal app in Bokeh alone with its query dragged, driven
+    as the lookup plate's query is (the same circle through the query); its drag only."""
+    specs = [{"label": "weights", "name": "weights"}, {"label": "text", "name": "output"}]
+    return Target("floor.drag", "Bokeh only, one static file, its query dragged (floor)", url, FLOOR_READY,
+                  ("bokeh", specs), None, {"plot": "vectors", "query": "query", "radius": DRIVERS["lookup"].radius,
+                                           "live": True},
+                  None, note="drag only; no server")
+
+
 def plate_floor(slug: str, url: str, patched: bool) -> Target:
     """benchmarks/plate_floors.py: a heavy plate's shown figures in Bokeh alone (a reference),
     driven as the plate is (same names, its slider `n`); it has no taps."""

@@ -1,6 +1,7 @@
 """The FLOOR of `make bench`: the minimal lookup app as one static Bokeh file, no Panel, no server.
 
     .venv/bin/python benchmarks/floor_page.py OUT.html
+    .venv/bin/python benchmarks/floor_page.py --drag [--patched] OUT.html  # its query dragged
     .venv/bin/python benchmarks/floor_page.py --serve PORT   # the same page from Bokeh's server
 
 The issue's fourth anchor ("Bokeh CustomJS, one static file"): the baseline's five keys, its
@@ -9,6 +10,12 @@ callback and BokehJS inlined, saved with bokeh.io.save. It has none of a plate's
 (arrows, labels, table, readout, the explanation, keyboard handles), so its cold load and slider
 are what BokehJS itself costs on this machine for such a page: the suite prints it beside the
 baseline and the peers as a reference, not as a peer to beat.
+
+With `--drag` (`write(path, drag=True)`), the same app with the baseline's plot of the keys
+and the query beside it, the query dragged: a pan on the plot moves the query there and, in one
+CustomJS, sets both sliders (their own callback held off meanwhile) and recomputes the bars and
+the output, as the slider's callback does. It gives the suite the floor of a drag move, a pointer
+move to painted bars in Bokeh alone, which a plate's drag cannot go below on this machine.
 
 Served by Bokeh's own server (`--serve`, a session per page, the same document), it gives the
 suite the floor of the server's figures: what a Python server holding such a page takes in memory
@@ -20,8 +27,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from bokeh.document import Document
+from bokeh.embed import file_html
 from bokeh.io import save
-from bokeh.layouts import column
+from bokeh.events import Pan
+from bokeh.layouts import column, row
 from bokeh.models import ColumnDataSource, CustomJS, Div, Range1d, Slider
 from bokeh.plotting import figure
 from bokeh.resources import INLINE
@@ -44,8 +54,25 @@ text.text = "output = " + out.toFixed(2);
 """
 
 
-def build():
-    """The page's root: sliders, bars and the output text (names as the suite's driver expects)."""
+# The drag: the query goes where the pointer is, the sliders follow (their callback waits: it
+# would compute the same numbers twice more), then the bars and the output as above.
+PAN = """
+const deg = (Math.atan2(cb_obj.y, cb_obj.x) * 180 / Math.PI + 360) % 360, len = Math.hypot(cb_obj.x, cb_obj.y);
+query.data = {x: [cb_obj.x], y: [cb_obj.y]};
+window.__floor_drag = true;
+try { angle.value = deg; length.value = Math.min(5.0, Math.max(0.1, len)); } finally { window.__floor_drag = false; }
+""" + CODE
+# Moved by a slider, the query follows (the drag page only).
+FOLLOW = """
+if (window.__floor_drag) return;
+""" + CODE + """
+query.data = {x: [q[0]], y: [q[1]]};
+"""
+
+
+def build(drag: bool = False):
+    """The page's root: sliders, bars and the output text (names as the suite's driver expects);
+    with `drag`, the plot of the keys and the query too, the query dragged (`vectors`, `query`)."""
     q0 = ac.cartesian(QUERY_ANGLE, QUERY_LENGTH)  # (2,)
     w0 = ac.softmax(KEYS @ q0)  # (5,)
     weights = ColumnDataSource({"key": NAMES, "weight": w0.tolist()}, name="weights")
@@ -55,18 +82,60 @@ def build():
                   toolbar_location=None, title="Weight of each key")
     bars.vbar(x="key", top="weight", width=0.8, source=weights)
     text = Div(text=f"output = {float(w0 @ VALUES):.2f}", css_classes=["bench-output"], name="output")
-    cb = CustomJS(args={"angle": angle, "length": length, "weights": weights, "text": text,
-                        "keys": {"x": KEYS[:, 0].tolist(), "y": KEYS[:, 1].tolist()}, "values": VALUES.tolist()},
-                  code=CODE)
-    angle.js_on_change("value", cb)
-    length.js_on_change("value", cb)
-    return column(angle, length, bars, text)
+    args = {"angle": angle, "length": length, "weights": weights, "text": text,
+            "keys": {"x": KEYS[:, 0].tolist(), "y": KEYS[:, 1].tolist()}, "values": VALUES.tolist()}
+    if not drag:
+        cb = CustomJS(args=args, code=CODE)
+        angle.js_on_change("value", cb)
+        length.js_on_change("value", cb)
+        return column(angle, length, bars, text)
+    # The baseline's plot of the keys and the query (benchmarks/baseline_app.py), dragged by pans.
+    query = ColumnDataSource({"x": [float(q0[0])], "y": [float(q0[1])]}, name="query")
+    keys = ColumnDataSource({"x": KEYS[:, 0].tolist(), "y": KEYS[:, 1].tolist()}, name="keys")
+    plot = figure(name="vectors", width=460, height=460, x_range=Range1d(-5.6, 5.6), y_range=Range1d(-5.6, 5.6),
+                  title="Drag the query", tools="", toolbar_location=None)
+    plot.segment(0, 0, "x", "y", source=keys, line_width=3, color="#0072B2")
+    plot.scatter("x", "y", source=keys, size=16, color="#0072B2")
+    plot.segment(0, 0, "x", "y", source=query, line_width=4, color="#D55E00")
+    plot.scatter("x", "y", source=query, size=22, marker="diamond", color="#D55E00")
+    args["query"] = query
+    plot.js_on_event(Pan, CustomJS(args=args, code=PAN))
+    follow = CustomJS(args=args, code=FOLLOW)
+    angle.js_on_change("value", follow)
+    length.js_on_change("value", follow)
+    return row(plot, column(angle, length, bars, text))
 
 
-def write(path: Path) -> Path:
+LIVE_JS = Path(__file__).resolve().parents[1] / "app" / "static" / "live.js"
+# The patches our pages put on BokehJS (app/static/page.js's init), for floors "with live.js's
+# patches": BokehJS's cost for the same figures as we have cut it.
+PATCHES = ("quiet_styles", "local_layout", "axes_on_change", "coalesce_updates", "quick_text", "lazy_text_copies",
+           "lazy_copies", "quick_marker_masks", "quiet_slider_echo", "later_positions", "unset_css_values",
+           "hidden_figures_wait")
+
+
+def live_patches(doc: Document) -> None:
+    """live.js run, and its PATCHES put on BokehJS, once `doc` is ready in the page (then
+    `window.__ae_floor_patched` is true)."""
+    calls = "".join(f"A.{p}(doc);" for p in PATCHES)
+    doc.js_on_event("document_ready", CustomJS(code=LIVE_JS.read_text(encoding="utf-8") + (
+        f"\nconst A = globalThis.AELive, doc = Bokeh.documents[0]; {calls} window.__ae_floor_patched = true;")))
+
+
+def write(path: Path, drag: bool = False, patched: bool = False) -> Path:
+    """The floor's file at `path`; with `drag`, its query dragged, and with `patched` too, live.js's
+    patches on BokehJS."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    save(build(), filename=str(path), resources=INLINE, title="Bokeh-only lookup (the floor)")
+    if not drag:
+        save(build(), filename=str(path), resources=INLINE, title="Bokeh-only lookup (the floor)")
+        return bokeh_alone(path)
+    doc = Document()
+    doc.add_root(build(drag=True))
+    if patched:
+        live_patches(doc)
+    title = "Bokeh-only lookup (the floor), its query dragged" + (", with live.js's patches" if patched else "")
+    path.write_text(file_html(doc, resources=INLINE, title=title), encoding="utf-8")
     return bokeh_alone(path)
 
 
@@ -98,5 +167,10 @@ def serve(port: int) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--serve"]:
         serve(int(sys.argv[2]))
+    elif sys.argv[1:2] == ["--drag"]:
+        args = sys.argv[2:]
+        patched = "--patched" in args
+        args = [x for x in args if x != "--patched"]
+        print(write(Path(args[0] if args else "floor-drag.html"), drag=True, patched=patched))
     else:
         print(write(Path(sys.argv[1] if len(sys.argv) > 1 else "floor.html")))

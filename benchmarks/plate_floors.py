@@ -43,11 +43,7 @@ from bokeh.transform import dodge  # noqa: E402
 from app.theme import PALETTE, style_figure  # noqa: E402
 
 sys.path.insert(1, str(Path(__file__).resolve().parent))
-from floor_page import bokeh_alone  # noqa: E402
-
-LIVE_JS = Path(__file__).resolve().parents[1] / "app" / "static" / "live.js"
-PATCHES = ("quiet_styles", "local_layout", "axes_on_change", "coalesce_updates", "quick_text", "lazy_text_copies", "lazy_copies",
-           "quiet_slider_echo", "later_positions", "unset_css_values", "hidden_figures_wait")
+from floor_page import PATCHES, bokeh_alone, live_patches  # noqa: E402,F401 (PATCHES: the tests read it here)
 
 # The slider hands over n's precomputed data: every source, every factor range, the texts' font
 # size and the ranges' ends that depend on n, and the readout.
@@ -70,9 +66,7 @@ def page(root, slider, table: dict, sources: dict, ranges: dict, texts: list, en
     doc = Document()
     doc.add_root(root)
     if patched:
-        calls = "".join(f"A.{p}(doc);" for p in PATCHES)
-        doc.js_on_event("document_ready", CustomJS(code=LIVE_JS.read_text(encoding="utf-8") + (
-            f"\nconst A = globalThis.AELive, doc = Bokeh.documents[0]; {calls} window.__ae_floor_patched = true;")))
+        live_patches(doc)
     return doc
 
 

@@ -650,6 +650,11 @@ def run(a: argparse.Namespace) -> dict:
                         browser, D.floor(floor_page.write(tmp / "floor" / "floor.html").resolve().as_uri()), a))
                     if isinstance(result["floor"], dict):  # its server figures: the same page from Bokeh's server
                         result["floor"]["served"] = guarded(lambda: floor_served(browser, D.floor(*start_floor()), a))
+                        # Its drag: the same app with its query dragged, driven as the lookup's query is.
+                        drag_page = floor_page.write(tmp / "floor" / "floor-drag.html", drag=True).resolve().as_uri()
+                        got = guarded(lambda: interactions(browser, D.floor_drag(drag_page), a))
+                        result["floor"]["drag"] = got.get("drag", got)  # or the page's error
+                        result["floor"]["drag_page_errors"] = got.get("page_errors", [])
                     # The heavy plates' own floors: their shown figures in Bokeh alone, and with
                     # live.js's patches (benchmarks/plate_floors.py), beside their exported pages.
                     import plate_floors
@@ -754,7 +759,7 @@ def cell(r: dict | None, path, unit, kind: str) -> object:
     if path[0] == "drag":
         if kind == "baseline" and path[1] == "move_ms":
             return "no update until release"
-        if kind in ("peer", "floor"):
+        if kind == "peer" or (kind == "floor" and get(r, "drag") is None):
             return "no draggable plot"
     if kind in ("exported", "floor") and any(x.startswith(("server", "rss")) for x in path):
         # the floor's server figures are its page's from Bokeh's server (floor_served)
@@ -835,7 +840,8 @@ def table(res: dict) -> str:
                  "slider → output text; ours and the baseline's wait for bars and numbers both."
                  + (" The floor is the minimal app in Bokeh alone, one static file (benchmarks/floor_page.py): what "
                     "BokehJS itself costs for such a page, a reference, not a peer; its server rows are the same page "
-                    "from Bokeh's own server, a session per page." if floor else "")
+                    "from Bokeh's own server, a session per page, and its drag rows the same file with the baseline's "
+                    "plot of the keys beside it, the query dragged (floor_page.py --drag)." if floor else "")
                  + (" For " + " and ".join(s for s, p in res["plates"].items() if p.get("floor")) + " the floor is the "
                     "plate's own: its shown figures in Bokeh alone, every n's data worked out beforehand "
                     "(benchmarks/plate_floors.py), without and with live.js's patches on BokehJS."

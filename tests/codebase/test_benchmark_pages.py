@@ -1,6 +1,7 @@
 """The example the benchmark's comparison pages show (benchmarks/lookup_example.py) is the seed's
 soft lookup: the query at 40° with length 1.5 gives k2 55.1 % and the output 16.84. The floor page
-(benchmarks/floor_page.py) starts from attention_core's numbers for it, and Bokeh's server serves it.
+(benchmarks/floor_page.py) starts from attention_core's numbers for it, its drag version drags the
+query, the table's floor column takes the drag rows from it, and Bokeh's server serves it.
 The heavy plates' floors (benchmarks/plate_floors.py) hand over attention_core's numbers for every
 n, their patched builds put live.js's patches on, every floor file loads BokehJS alone, and the
 bench table shows a plate's own floors in its floor columns."""
@@ -39,6 +40,31 @@ def test_the_floor_page_starts_from_attention_cores_numbers():
     np.testing.assert_allclose(models["weights"].data["weight"], w, rtol=0, atol=1e-12)
     assert models["output"].text == "output = 16.84"
     assert models["angle"].value == QUERY_ANGLE and models["length"].value == QUERY_LENGTH
+
+
+def test_the_drag_floor_starts_from_the_same_numbers_and_drags_its_query():
+    """`floor_page.py --drag`: the same app with the baseline's plot of the keys beside it; the
+    query sits at the example's query, and a pan on the plot runs the CustomJS that moves it."""
+    root = floor_page.build(drag=True)
+    models = {m.name: m for m in root.select({"type": object}) if getattr(m, "name", None)}
+    q = ac.cartesian(QUERY_ANGLE, QUERY_LENGTH)  # (2,)
+    np.testing.assert_allclose([models["query"].data["x"][0], models["query"].data["y"][0]], q, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(models["weights"].data["weight"], ac.softmax(KEYS @ q), rtol=0, atol=1e-12)
+    (pan,) = models["vectors"].js_event_callbacks["pan"]
+    assert "query.data" in pan.code and "angle.value" in pan.code and floor_page.CODE in pan.code
+    assert all(cb.code == floor_page.FOLLOW for cb in models["angle"].js_property_callbacks["change:value"])
+
+
+def test_the_tables_floor_drag_rows_come_from_the_drag_floor():
+    run = bench_module("run")
+    floor = {"slider": {"press_ms": {"median": 14.9}}, "drag": {"move_ms": {"median": 24.4, "p95": 31.1}}}
+    assert run.cell(floor, ("drag", "move_ms", "median"), "ms", "floor") == 24.4
+    assert run.cell({"slider": floor["slider"]}, ("drag", "move_ms", "median"), "ms", "floor") == "no draggable plot"
+    assert run.cell(floor, ("drag", "server_cpu_per_move", "ms_per"), "ms", "floor") == "no server"
+    res = {"plates": {"lookup": {"driver": "lookup", "exported": {"drag": {"move_ms": {"median": 19.0, "p95": 27.0}}}}},
+           "floor": floor, "baseline": {}, "versions": {}}
+    drag = next(line for line in run.table(res).splitlines() if line.startswith("| drag: move → bars & numbers, median"))
+    assert "| 24.4 ms |" in drag
 
 
 def test_the_floor_page_is_served_by_bokehs_server_a_session_per_visit():
@@ -159,7 +185,7 @@ def test_the_floor_pages_load_bokehjs_alone(tmp_path):
     files leave them out (an inlined page would ask for es-module-shims next to the file)."""
     import panel  # noqa: F401
 
-    pages = [floor_page.write(tmp_path / "floor.html")]
+    pages = [floor_page.write(tmp_path / "floor.html"), floor_page.write(tmp_path / "floor-drag.html", drag=True)]
     pages += [plate_floors.write(s, tmp_path / f"{s}.html", patched) for s in plate_floors.FLOORS for patched in (0, 1)]
     for p in pages:
         html = p.read_text(encoding="utf-8")

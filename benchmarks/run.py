@@ -651,8 +651,8 @@ def run(a: argparse.Namespace) -> dict:
                     if isinstance(result["floor"], dict):  # its server figures: the same page from Bokeh's server
                         result["floor"]["served"] = guarded(lambda: floor_served(browser, D.floor(*start_floor()), a))
                         # Its drag: the same app with its query dragged, driven as the lookup's query is.
-                        drag_page = floor_page.write(tmp / "floor" / "floor-drag.html", drag=True).resolve().as_uri()
-                        got = guarded(lambda: interactions(browser, D.floor_drag(drag_page), a))
+                        got = guarded(lambda: interactions(browser, D.floor_drag(
+                            floor_page.write(tmp / "floor" / "floor-drag.html", drag=True).resolve().as_uri()), a))
                         result["floor"]["drag"] = got.get("drag", got)  # or the page's error
                         result["floor"]["drag_page_errors"] = got.get("page_errors", [])
                     # The heavy plates' own floors: their shown figures in Bokeh alone, and with

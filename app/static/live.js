@@ -329,6 +329,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     proto._paint = function (ctx, indices, data) {
       var v = this.visuals, labels = this.labels, anchor = this.anchor_;
       if (this.__ae_stale || v == null || v.text == null || labels == null || anchor == null || this.padding == null ||
+          v.background_fill == null || v.background_hatch == null || v.border_line == null ||
           v.background_fill.doit || v.background_hatch.doit || v.border_line.doit ||
           ctx.globalCompositeOperation !== "source-over") return own.apply(this, arguments);
       var o = Object.assign({}, this, data);  // as BokehJS reads them: the view's arrays, or `data`'s

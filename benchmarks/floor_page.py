@@ -28,7 +28,6 @@ import sys
 from pathlib import Path
 
 from bokeh.document import Document
-from bokeh.embed import file_html
 from bokeh.io import save
 from bokeh.events import Pan
 from bokeh.layouts import column, row
@@ -123,19 +122,17 @@ def live_patches(doc: Document) -> None:
 
 
 def write(path: Path, drag: bool = False, patched: bool = False) -> Path:
-    """The floor's file at `path`; with `drag`, its query dragged, and with `patched` too, live.js's
-    patches on BokehJS."""
+    """The floor's file at `path`; with `drag`, its query dragged; with `patched`, live.js's patches
+    on BokehJS."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not drag:
-        save(build(), filename=str(path), resources=INLINE, title="Bokeh-only lookup (the floor)")
-        return bokeh_alone(path)
     doc = Document()
-    doc.add_root(build(drag=True))
+    doc.add_root(build(drag))
     if patched:
         live_patches(doc)
-    title = "Bokeh-only lookup (the floor), its query dragged" + (", with live.js's patches" if patched else "")
-    path.write_text(file_html(doc, resources=INLINE, title=title), encoding="utf-8")
+    title = ("Bokeh-only lookup (the floor)" + (", its query dragged" if drag else "")
+             + (", with live.js's patches" if patched else ""))
+    save(doc, filename=str(path), resources=INLINE, title=title)
     return bokeh_alone(path)
 
 

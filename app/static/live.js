@@ -332,8 +332,11 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
           v.background_fill == null || v.background_hatch == null || v.border_line == null ||
           v.background_fill.doit || v.background_hatch.doit || v.border_line.doit ||
           ctx.globalCompositeOperation !== "source-over") return own.apply(this, arguments);
-      var o = Object.assign({}, this, data);  // as BokehJS reads them: the view's arrays, or `data`'s
-      var sx = o.sx, sy = o.sy, x_offset = o.x_offset, y_offset = o.y_offset, angle = o.angle;
+      // As BokehJS reads them ({...this, ...data}): `data`'s own, else the view's; the five read
+      // here, not a copy of the whole view at every paint.
+      var self = this, d = data != null ? data : {};
+      var pick = function (k) { return Object.prototype.hasOwnProperty.call(d, k) ? d[k] : self[k]; };
+      var sx = pick("sx"), sy = pick("sy"), x_offset = pick("x_offset"), y_offset = pick("y_offset"), angle = pick("angle");
       var text = v.text, swidth = this.swidth, sheight = this.sheight, pad = this.padding;
       var font = null, fill = null;
       ctx.save();

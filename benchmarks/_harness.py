@@ -253,10 +253,13 @@ PAGE_CLOCK = r"""
   window.__bench = B;
   B.ready = (__READY__);
   function start(e) {
-    B.pending = {ts: e.timeStamp, seen: {}, update: null, frame_start: null, frame: null};
+    // A pointer move comes twice: as pointerrawupdate when it arrives and as pointermove at the
+    // next frame, with one timeStamp (the input's). A page may act on either; the row is one.
+    if (B.pending && B.pending.ts === e.timeStamp && B.pending.type === e.type.replace("rawupdate", "move")) return;
+    B.pending = {ts: e.timeStamp, type: e.type.replace("rawupdate", "move"), seen: {}, update: null, frame_start: null, frame: null};
     B.rows.push(B.pending);
   }
-  for (const [type, kind] of [["pointermove", "move"], ["keydown", "key"], ["pointerup", "release"]]) {
+  for (const [type, kind] of [["pointerrawupdate", "move"], ["pointermove", "move"], ["keydown", "key"], ["pointerup", "release"]]) {
     window.addEventListener(type, (e) => { if (B.kind === kind) start(e); }, {capture: true});
   }
   // A watched model or text changed: when all of them have, the next frame paints the update.

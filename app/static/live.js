@@ -22,6 +22,7 @@
  * once per glyph, AELive.lazy_text_copies leaves a Text glyph's never-drawn copies unmeasured until drawn,
  * AELive.lazy_copies leaves every renderer's copies of its glyph alone until one is drawn,
  * AELive.quick_marker_masks finds a scatter's markers near the frame without building models,
+ * AELive.raw_moves hands a drag's move to BokehJS when it arrives rather than at the next frame,
  * AELive.quiet_slider_echo spares a slider the rebuild of its handle when only its value changed,
  * AELive.later_positions places the glyph renderers' empty elements after a paint, not during it,
  * AELive.unset_css_values answers the visuals' questions about `--bk-` CSS properties, which no
@@ -542,6 +543,71 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return true;
   }
 
+  // Chromium hands a pointer move to the page only at the start of the next frame (rAF-aligned
+  // input), so a drag move's work (BokehJS's pan gesture, the plate's recompute: 2-6 ms) ran
+  // inside the frame that paints it, after the wait for that frame. The same move also comes
+  // as `pointerrawupdate` the moment it arrives. During a pan, the first such move of a frame
+  // goes into BokehJS's gesture at once (the same UIGestures._pointer_move, so the same Pan
+  // events), and the frame is left only its paint. The frame's own pointermove is then dropped
+  // when it is the same point, or goes the usual way when the pointer got further since (a
+  // fast mouse's moves coalesced into it): at most two moves a frame are handled, never one
+  // twice. Hover, the press and a pan's start (BokehJS's 5 px threshold) stay on the aligned
+  // path. A browser without the event (Firefox, Safari, a page not in a secure context: plain
+  // http other than localhost) is left as it was.
+  var RAW = "pointerrawupdate";
+  function same_point(a, b) {
+    return a.pointerId === b.pointerId && a.clientX === b.clientX && a.clientY === b.clientY && a.buttons === b.buttons;
+  }
+  function raw_listen(g) {  // g: a UIGestures, connected
+    if (g.__ae_on_raw || !g.hit_area || typeof g.hit_area.addEventListener !== "function") return;
+    g.__ae_on_raw = function (ev) {
+      if (g.__ae_early != null || g.phase !== "panning" || !g.pointers || !g.pointers.has(ev.pointerId)) return;
+      g.__ae_early = ev;  // until this frame's pointermove
+      g._pointer_move(ev);
+    };
+    g.hit_area.addEventListener(RAW, g.__ae_on_raw);
+  }
+  function moves_on_arrival(proto) {  // proto: BokehJS's UIGestures class
+    if (!proto || typeof window === "undefined" || !("on" + RAW in window)) return false;
+    if (proto.__ae_raw) return true;
+    if (["_pointer_move", "connect_signals", "disconnect_signals"].some(function (k) { return typeof proto[k] !== "function"; })) return false;
+    var own = proto._pointer_move, connect = proto.connect_signals, disconnect = proto.disconnect_signals;
+    proto._pointer_move = function (ev) {
+      if (ev.type === "pointermove") {
+        var early = this.__ae_early;
+        this.__ae_early = null;
+        if (early != null && same_point(early, ev)) return;  // handled when it arrived
+      }
+      return own.call(this, ev);
+    };
+    proto.connect_signals = function () { connect.apply(this, arguments); raw_listen(this); };
+    proto.disconnect_signals = function () {
+      disconnect.apply(this, arguments);
+      if (this.__ae_on_raw && this.hit_area) this.hit_area.removeEventListener(RAW, this.__ae_on_raw);
+      this.__ae_on_raw = null;
+      this.__ae_early = null;
+    };
+    proto.__ae_raw = true;
+    return true;
+  }
+  // For a page whose figures were built before AELive.early could patch the class (their
+  // gestures hold BokehJS's own _pointer_move, bound when they were made): listen to them again.
+  function raw_moves(doc) {
+    var done = 0;
+    figure_views(doc).forEach(function (mv) {
+      var bus = mv[1].canvas_view && mv[1].canvas_view.ui_event_bus, g = bus && bus.ui_gestures;
+      if (!g || g.__ae_on_raw || !g.hit_area || typeof g._pointer_move !== "function") return;
+      var proto = owner_of(g, "connect_signals");
+      if (!moves_on_arrival(proto)) return;
+      g.hit_area.removeEventListener("pointermove", g._pointer_move);
+      g._pointer_move = proto._pointer_move.bind(g);
+      g.hit_area.addEventListener("pointermove", g._pointer_move);
+      raw_listen(g);
+      done += 1;
+    });
+    return done;
+  }
+
   // A BokehJS 3.10 slider answers every change of its value by handing its whole configuration
   // back to noUiSlider (AbstractSliderView._update_slider -> updateOptions), which rebuilds the
   // handle's tooltip, re-validates the options and moves the handle again, even when the change
@@ -712,6 +778,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
                     bokeh_class("models/glyphs/glyph", "GlyphView"))) done.push("lazy_copies");
     if (text_paint_quickly(bokeh_class("models/glyphs/text", "TextView"))) done.push("quick_text");
     if (text_copies_wait(bokeh_class("models/glyphs/text", "TextView"))) done.push("lazy_text_copies");
+    if (moves_on_arrival(bokeh_class("core/ui_gestures", "UIGestures"))) done.push("raw_moves");
     var declared = Array.from(document.querySelectorAll('script[type="application/json"]')).some(function (e) {
       return DECLARES_BK.test(e.textContent);
     }) || Array.from(document.querySelectorAll("style")).some(function (e) { return BK_CSS.test(e.textContent); });
@@ -878,7 +945,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   return {
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
     coalesce_updates: coalesce_updates, quick_text: quick_text, lazy_text_copies: lazy_text_copies, lazy_copies: lazy_copies, axes_on_change: axes_on_change,
-    quick_marker_masks: quick_marker_masks, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions,
+    quick_marker_masks: quick_marker_masks, raw_moves: raw_moves, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions,
     unset_css_values: unset_css_values, sets_bk_css: sets_bk_css, hidden_figures_wait: hidden_figures_wait, early: early, quiet_equal_data: quiet_equal_data,
     same_data: same_data, same_value: same_value, guard_late: guard_late, busy_until_still: busy_until_still,
   };

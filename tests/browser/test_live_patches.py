@@ -39,6 +39,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import COUNT_DRAWS
+from helpers import assert_matches_core as assert_lookup_matches_core
 from test_masking_browser import READY, assert_matches_core, read
 
 pytestmark = pytest.mark.browser
@@ -990,4 +991,121 @@ def test_text_labels_drawn_directly_are_the_pixels_bokeh_draws(new_tab, export_p
     assert page.evaluate(ALL_PIXELS) == quick
     check()
     tab.assert_offline()
+    tab.assert_no_errors()
+
+
+# A drag's moves on the lookup page, recorded: when each input arrived (pointerrawupdate), when
+# the frame dispatched it (pointermove), when the query changed, and how often BokehJS's gesture
+# passed a pan on (the figure's UIEventBus.on_pan) in each frame.
+RECORD_MOVES = r"""() => {
+  const d = Bokeh.documents[0], v = Bokeh.index.find_one(d.get_model_by_name("vectors"));
+  const bus = v.canvas_view.ui_event_bus, rec = {raw: {}, move: {}, changes: [], pans: [], frame: 0, last_ts: null, pointer_id: null};
+  window.__rm = rec;
+  window.addEventListener("pointerrawupdate", (e) => {
+    rec.raw[e.timeStamp] = performance.now(); rec.last_ts = e.timeStamp; rec.pointer_id = e.pointerId;
+  }, {capture: true});
+  window.addEventListener("pointermove", (e) => { rec.move[e.timeStamp] = performance.now(); rec.last_ts = e.timeStamp; }, {capture: true});
+  const tick = () => { rec.frame += 1; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  d.get_model_by_name("query").change.connect(() => rec.changes.push([rec.last_ts, performance.now()]));
+  const on_pan = bus.on_pan;
+  bus.on_pan = function (ev) { rec.pans.push(rec.frame); return on_pan.apply(this, arguments); };
+  return "onpointerrawupdate" in window;
+}"""
+
+# What makes `"onpointerrawupdate" in window` false, as in a browser without the event.
+NO_RAW_EVENT = r"""(() => {
+  for (let p = window; p; p = Object.getPrototypeOf(p))
+    if (Object.prototype.hasOwnProperty.call(p, "onpointerrawupdate")) delete p.onpointerrawupdate;
+})();"""
+
+
+@pytest.mark.parametrize("raw", [True, False], ids=["raw-event", "no-raw-event"])
+def test_a_drag_move_is_handled_when_it_arrives_and_only_once(new_tab, exported_file, raw):
+    """AELive.raw_moves: during a pan, each move is handed to BokehJS's gesture when it arrives
+    (pointerrawupdate), so the query has changed before the frame dispatches the same move as
+    pointermove; that pointermove is then dropped (one pan per move, not two). A browser without
+    the event handles every move at its frame, as before. Either way the numbers at the end are
+    attention_core's for where the query was dragged."""
+    from helpers import core_from_query, read_state, to_page_xy, wait_ready
+
+    tab = new_tab()
+    tab.block_network()
+    if not raw:
+        tab.page.add_init_script(NO_RAW_EVENT)
+    page = tab.page
+    page.goto(exported_file.as_uri())
+    wait_ready(page)
+    assert page.evaluate(RECORD_MOVES) is raw
+    st = read_state(page)
+    x0, y0 = to_page_xy(page, "vectors", st["query"]["x"][0], st["query"]["y"][0])
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    moves = 24
+    for i in range(1, moves + 1):
+        page.mouse.move(x0 - 5 * i, y0 + 4 * i)
+        # i moves of the drag and the one to where the press is; i changes of the query.
+        page.wait_for_function("(n) => Object.keys(window.__rm.move).length > n && window.__rm.changes.length >= n", arg=i)
+    rec = page.evaluate("() => window.__rm")
+    assert len(rec["pans"]) == moves, rec["pans"]  # every move passed on once
+    assert len(rec["changes"]) == moves
+    # Where each change came from: before (raw) or after (aligned) the frame dispatched its move.
+    early = page.evaluate("() => window.__rm.changes.filter(([ts, t]) => t < window.__rm.move[ts]).length")
+    if raw:
+        # The first move starts the pan at its frame (BokehJS's 5 px threshold); the rest arrive early.
+        assert early >= moves - 1, (early, rec["changes"][:5])
+    else:
+        assert early == 0, early
+    page.mouse.up()
+    st = read_state(page)
+    qx, qy = st["query"]["x"][0], st["query"]["y"][0]
+    px, py = to_page_xy(page, "vectors", qx, qy)
+    assert abs(px - (x0 - 5 * moves)) < 1.0 and abs(py - (y0 + 4 * moves)) < 1.0, (px, py)
+    assert_lookup_matches_core(st, core_from_query(qx, qy))
+    tab.assert_no_errors()
+    tab.assert_offline()
+
+
+def test_moves_faster_than_the_frames_are_handed_on_at_most_twice_a_frame(new_tab, exported_file):
+    """AELive.raw_moves with a pointer faster than the frames (a 1000 Hz mouse): of the moves
+    that arrive as pointerrawupdate before a frame, only the first is handed to BokehJS at once;
+    the frame's pointermove, which carries the point the pointer got to, goes on too when that
+    point is new, and is dropped when it is the one already handed on. The query ends where the
+    pointer did, at attention_core's numbers. (CDP's mouse moves each wait for their frame, so
+    the burst is dispatched in the page, after a real press and a real first move.)"""
+    from helpers import core_from_query, read_state, to_page_xy, wait_ready
+
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    page.goto(exported_file.as_uri())
+    wait_ready(page)
+    assert page.evaluate(RECORD_MOVES) is True
+    st = read_state(page)
+    x0, y0 = to_page_xy(page, "vectors", st["query"]["x"][0], st["query"]["y"][0])
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 - 10, y0)  # the pan starts
+    page.wait_for_function("() => window.__rm.pans.length >= 1 && window.__rm.pointer_id !== null")
+    handed_on = page.evaluate(r"""([x, y]) => {
+      const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("vectors")), el = v.canvas_view.events_el;
+      const at = (type, cx, cy) => el.dispatchEvent(new PointerEvent(type, {pointerId: window.__rm.pointer_id,
+        isPrimary: true, pointerType: "mouse", buttons: 1, clientX: cx, clientY: cy, bubbles: true, composed: true}));
+      const pans = () => window.__rm.pans.length, out = [], start = pans();
+      for (let i = 1; i <= 6; i++) at("pointerrawupdate", x - 3 * i, y - 2 * i);
+      out.push(pans() - start);                  // six arrive before the frame: the first goes on
+      at("pointermove", x - 18, y - 12);         // the frame's move, where the sixth was: new
+      out.push(pans() - start);
+      at("pointerrawupdate", x - 21, y - 14);    // the next frame's first arrival
+      at("pointermove", x - 21, y - 14);         // and its frame's move, the same point: dropped
+      out.push(pans() - start);
+      return out;
+    }""", [x0 - 10, y0])
+    assert handed_on == [1, 2, 3], handed_on
+    page.mouse.up()
+    st = read_state(page)
+    qx, qy = st["query"]["x"][0], st["query"]["y"][0]
+    px, py = to_page_xy(page, "vectors", qx, qy)
+    assert abs(px - (x0 - 31)) < 1.0 and abs(py - (y0 - 14)) < 1.0, (px, py, x0, y0)
+    assert_lookup_matches_core(st, core_from_query(qx, qy))
     tab.assert_no_errors()

@@ -41,7 +41,7 @@ import _drivers as D  # noqa: E402
 import _harness as H  # noqa: E402
 
 SEED = 7  # the only randomness: the order of the two directions of the baseline's drag gestures,
-# and with --key-phase random, the waits before key presses and clicks
+# and with --key-phase random, the waits before key presses, clicks and drag moves
 FRAME_S = 1 / 60  # a frame at 60 Hz
 
 
@@ -171,8 +171,9 @@ def drag_path(page, t: D.Target, n: int) -> tuple[tuple[float, float], list[tupl
     return pts[xs[0]], [pts[x] for x in order], (lambda: True)
 
 
-def drag_live(page, t: D.Target, moves: int, warmup: int = 5) -> dict:
-    """Press in the plot and move one move at a time, each waited for (see drag_path)."""
+def drag_live(page, t: D.Target, moves: int, warmup: int = 5, phase: str = "after-frame") -> dict:
+    """Press in the plot and move one move at a time, each waited for (see drag_path); with
+    phase "random", each move goes after a seeded random part of a frame (phase_wait)."""
     plot = t.drag["plot"]
     scroll_to_plot(page, plot)
     page.evaluate("() => __bench.reset(null)")
@@ -192,7 +193,8 @@ def drag_live(page, t: D.Target, moves: int, warmup: int = 5) -> dict:
     meter = H.CpuMeter(t.server and t.server.pid, t.idle)
     ws0 = page.evaluate("() => __bench.ws_sent")
     page.evaluate("() => __bench.reset('move')")
-    stopped = H.each_waited(page, path[warmup:], lambda xy: page.mouse.move(*xy), 3000)
+    wait = phase_wait(phase)
+    stopped = H.each_waited(page, path[warmup:], lambda xy: (wait(), page.mouse.move(*xy)), 3000)
     rs = H.rows(page)
     cpu_moves = meter.per(len(rs))
     ws_moves = page.evaluate("() => __bench.ws_sent") - ws0
@@ -204,7 +206,7 @@ def drag_live(page, t: D.Target, moves: int, warmup: int = 5) -> dict:
     after = H.settle(page, t.server and t.server.pid, t.idle)
     lat, missed = H.latencies(rs)
     out = {"move_ms": H.summary(lat), "moves": len(rs), "moves_without_update": missed, **H.breakdown(rs),
-           "ws_frames_sent_per_move": round(ws_moves / max(1, len(rs)), 2), "after_release": after}
+           "ws_frames_sent_per_move": round(ws_moves / max(1, len(rs)), 2), "after_release": after, "phase": phase}
     if stopped:
         out["error"] = f"{H.MAX_MISSES} moves in a row got no update; stopped"
     if t.server:
@@ -214,11 +216,11 @@ def drag_live(page, t: D.Target, moves: int, warmup: int = 5) -> dict:
 
 
 def phase_wait(phase: str):
-    """What to do before each key press or click. "after-frame": nothing (the event goes as soon as
-    the last update has been painted and read back, so it lands at about the same point of the
-    frame clock each time). "random": wait a seeded random part of a frame first, as a hand's
-    presses fall anywhere in a frame (Chromium dispatches key presses and clicks when they come;
-    pointer moves it aligns to frames itself)."""
+    """What to do before each key press, click or drag move. "after-frame": nothing (the event goes
+    as soon as the last update has been painted and read back, so it lands at about the same point
+    of the frame clock each time). "random": wait a seeded random part of a frame first, as a
+    hand's presses and moves fall anywhere in a frame (Chromium dispatches key presses and clicks
+    when they come, and a move as pointerrawupdate, which our pages act on, before its frame)."""
     if phase == "after-frame":
         return lambda: None
     rng = random.Random(SEED)
@@ -383,7 +385,8 @@ def interactions(browser, t: D.Target, a: argparse.Namespace) -> dict:
             out["server_idle_cpu_ms_per_s"] = t.idle
         if t.drag is not None:
             try:
-                out["drag"] = drag_live(page, t, a.moves) if t.drag["live"] else drag_release(page, t, a.gestures)
+                out["drag"] = (drag_live(page, t, a.moves, phase=a.key_phase) if t.drag["live"]
+                               else drag_release(page, t, a.gestures))
             except Exception as exc:  # noqa: BLE001 - recorded; the slider is still measured
                 out["drag"] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
                 page.mouse.up()
@@ -859,7 +862,7 @@ def table(res: dict) -> str:
                  f"{res.get('loadavg_start', ['?'])[0]} at the start. CPU busy (all processes, ours included) while "
                  "each page was measured: " + ", ".join(loads) + ".")
     if res.get("settings", {}).get("key_phase") == "random":
-        lines.append("Key presses and clicks went after a seeded random part of a frame (--key-phase random).")
+        lines.append("Key presses, clicks and drag moves went after a seeded random part of a frame (--key-phase random).")
     if res.get("notes"):
         lines += [""] + [f"- {n}" for n in res["notes"]]
     return "\n".join(lines) + "\n"
@@ -963,8 +966,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cold-only", action="store_true", help="cold loads and bytes only (no interactions, no memory)")
     ap.add_argument("--clicks", type=int, default=100, help="clicks on a plate's cells or buttons (>= 100)")
     ap.add_argument("--key-phase", choices=("after-frame", "random"), default="after-frame",
-                    help="when each key press and click goes: as soon as the last update has been read "
-                         "back, or after a seeded random part of a frame more (see phase_wait)")
+                    help="when each key press, click and drag move goes: as soon as the last update has "
+                         "been read back, or after a seeded random part of a frame more (see phase_wait)")
     ap.add_argument("--gestures", type=int, default=30, help="baseline drag gestures (release → update)")
     ap.add_argument("--pages", type=int, default=4, help="extra open pages for the memory figure")
     ap.add_argument("--skip", action="append", default=[], choices=["served", "exported", "baseline", "floor"],

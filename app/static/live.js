@@ -24,7 +24,7 @@
  * AELive.quick_marker_masks finds a scatter's markers near the frame without building models,
  * AELive.raw_moves hands a drag's move to BokehJS when it arrives rather than at the next frame,
  * AELive.quiet_slider_echo spares a slider the rebuild of its handle when only its value changed,
- * AELive.later_positions places the glyph renderers' empty elements after a paint, not during it,
+ * AELive.later_positions places the glyph renderers' empty elements once the page is still, not at each paint,
  * AELive.unset_css_values answers the visuals' questions about `--bk-` CSS properties, which no
  * sheet of these pages sets, without a style recalculation each, and AELive.quiet_equal_data
  * keeps Python's answer to a change the page has already drawn from drawing it again.
@@ -666,9 +666,13 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   // When the data moved, the sheet changes, and the next canvas text a label draws in the same
   // paint (its ctx.font) makes the browser recalculate styles first: one recalculation per label
   // set after each moved glyph, ~0.5 ms each, three or four per lookup step. A glyph renderer's
-  // element shows nothing and takes no pointer events, so its sheet is written once the frame
-  // is out (a task after this one), one write per renderer: the recalculation it costs is then
-  // off the path from input to screen. Its box lags the paint by that task, unseen.
+  // element shows nothing and takes no pointer events, so its sheet is written once the page has
+  // been still for STILL_MS (no paint moved a glyph since), one write per renderer. Written a
+  // task after each paint instead, it still cost a frame of its own after every drag move or
+  // key press (style, layout, paint and commit, ~3 ms here), and that frame took the frame clock's
+  // next slot, so the next move's paint waited a slot longer. Its box lags the glyphs until
+  // then, unseen.
+  var STILL_MS = 150;
   function later_positions(doc) {
     if (!doc) return false;
     var r = first_view(function (v) {
@@ -678,9 +682,12 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     var proto = owner_of(r, "update_position");
     if (!proto) return false;
     if (proto.__ae_later) return true;
-    var update = proto.update_position, waiting = new Set(), queued = false;
+    var update = proto.update_position, waiting = new Set(), timer = null, last = 0;
+    var clock = typeof performance !== "undefined" ? performance : Date;
     function flush() {
-      queued = false;
+      var wait = last + STILL_MS - clock.now();
+      if (wait > 0) { timer = setTimeout(flush, wait); return; }  // moved again since: still not still
+      timer = null;
       var views = Array.from(waiting);
       waiting.clear();
       views.forEach(function (v) { if (v.is_destroyed !== true) update.call(v); });
@@ -688,7 +695,8 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     proto.update_position = function () {
       if (this.model == null || this.model.type !== "GlyphRenderer") return update.apply(this, arguments);
       waiting.add(this);
-      if (!queued) { queued = true; setTimeout(flush, 0); }
+      last = clock.now();
+      if (timer === null) timer = setTimeout(flush, STILL_MS);
     };
     proto.__ae_later = true;
     return true;

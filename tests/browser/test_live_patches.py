@@ -473,6 +473,8 @@ WATCH_POSITIONS = r"""() => {
   return glyphs.length;
 }"""
 
+WATCH_COUNT = "() => Array.from(Bokeh.index.query((v) => v.model.type === 'GlyphRenderer')).length"
+
 # Every glyph renderer's element is placed where its glyph now is.
 PLACED = r"""() => Array.from(Bokeh.index.query((v) => v.model.type === "GlyphRenderer" && v.bbox != null && v.bbox.is_valid))
   .filter((v) => !v.position.el.textContent.includes(`left:     ${v.bbox.left}px`) ||
@@ -482,8 +484,9 @@ PLACED = r"""() => Array.from(Bokeh.index.query((v) => v.model.type === "GlyphRe
 def test_glyph_renderers_are_placed_after_the_paint_not_during_it(new_tab, export_plate):
     """AELive.later_positions: turning the lookup's query moves glyphs, and their renderers'
     position sheets are rewritten after the figures have painted, never during a paint (where
-    each rewrite made the next label's font wait for a style recalculation); once the frame is
-    out every renderer is placed where its glyph is. The weights are attention_core's."""
+    each rewrite made the next label's font wait for a style recalculation), and not at all
+    while changes keep coming (each write cost a frame of its own); once the page is still every
+    renderer is placed where its glyph is. The weights are attention_core's."""
     from app.plates.lookup import LookupState
 
     from helpers import NAMES
@@ -503,8 +506,23 @@ def test_glyph_renderers_are_placed_after_the_paint_not_during_it(new_tab, expor
     moved = page.evaluate("() => window.__ae_pos")
     assert moved["in_paint"] == 0, moved
     assert moved["after"] >= 4, moved  # the query's glyphs did move and were placed
+    # A run of changes, one a frame (a drag, a held key): no sheet is written until the page is
+    # still, then each moved renderer's once.
+    during = page.evaluate(r"""async () => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+      const before = window.__ae_pos.after;
+      for (const a of [150, 155, 160, 165, 170]) {
+        Bokeh.documents[0].get_model_by_name('angle').value = a;
+        await frame(); await frame();
+      }
+      return window.__ae_pos.after - before;
+    }""")
+    assert during == 0, during
+    page.wait_for_function("() => (" + PLACED + ")() === 0")
+    burst = page.evaluate("() => window.__ae_pos")["after"] - moved["after"]
+    assert 1 <= burst <= page.evaluate(WATCH_COUNT), burst
     weights = page.evaluate("() => Array.from(Bokeh.documents[0].get_model_by_name('weights').data.weight)")
-    assert weights == pytest.approx(list(LookupState(angle=145).steps().weight), abs=1e-9)
+    assert weights == pytest.approx(list(LookupState(angle=170).steps().weight), abs=1e-9)
     tab.assert_offline()
     tab.assert_no_errors()
 

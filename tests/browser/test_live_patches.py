@@ -1038,14 +1038,10 @@ NO_RAW_EVENT = r"""(() => {
 })();"""
 
 
-@pytest.mark.parametrize("raw", [True, False], ids=["raw-event", "no-raw-event"])
-def test_a_drag_move_is_handled_when_it_arrives_and_only_once(new_tab, exported_file, raw):
-    """AELive.raw_moves: during a pan, each move is handed to BokehJS's gesture when it arrives
-    (pointerrawupdate), so the query has changed before the frame dispatches the same move as
-    pointermove; that pointermove is then dropped (one pan per move, not two). A browser without
-    the event handles every move at its frame, as before. Either way the numbers at the end are
-    attention_core's for where the query was dragged."""
-    from helpers import core_from_query, read_state, to_page_xy, wait_ready
+def press_on_the_query(new_tab, exported_file, raw: bool = True):
+    """The exported lookup page, offline, its moves recorded (RECORD_MOVES; without the raw event
+    with `raw` False), the mouse pressed on the query. Returns the tab and the press's position."""
+    from helpers import read_state, to_page_xy, wait_ready
 
     tab = new_tab()
     tab.block_network()
@@ -1059,6 +1055,30 @@ def test_a_drag_move_is_handled_when_it_arrives_and_only_once(new_tab, exported_
     x0, y0 = to_page_xy(page, "vectors", st["query"]["x"][0], st["query"]["y"][0])
     page.mouse.move(x0, y0)
     page.mouse.down()
+    return tab, x0, y0
+
+
+def assert_query_released_at(page, x: float, y: float) -> None:
+    """Release the mouse; the query is at page position (x, y) and every number is attention_core's."""
+    from helpers import core_from_query, read_state, to_page_xy
+
+    page.mouse.up()
+    st = read_state(page)
+    qx, qy = st["query"]["x"][0], st["query"]["y"][0]
+    px, py = to_page_xy(page, "vectors", qx, qy)
+    assert abs(px - x) < 1.0 and abs(py - y) < 1.0, (px, py, x, y)
+    assert_lookup_matches_core(st, core_from_query(qx, qy))
+
+
+@pytest.mark.parametrize("raw", [True, False], ids=["raw-event", "no-raw-event"])
+def test_a_drag_move_is_handled_when_it_arrives_and_only_once(new_tab, exported_file, raw):
+    """AELive.raw_moves: during a pan, each move is handed to BokehJS's gesture when it arrives
+    (pointerrawupdate), so the query has changed before the frame dispatches the same move as
+    pointermove; that pointermove is then dropped (one pan per move, not two). A browser without
+    the event handles every move at its frame, as before. Either way the numbers at the end are
+    attention_core's for where the query was dragged."""
+    tab, x0, y0 = press_on_the_query(new_tab, exported_file, raw)
+    page = tab.page
     moves = 24
     for i in range(1, moves + 1):
         page.mouse.move(x0 - 5 * i, y0 + 4 * i)
@@ -1074,12 +1094,7 @@ def test_a_drag_move_is_handled_when_it_arrives_and_only_once(new_tab, exported_
         assert early >= moves - 1, (early, rec["changes"][:5])
     else:
         assert early == 0, early
-    page.mouse.up()
-    st = read_state(page)
-    qx, qy = st["query"]["x"][0], st["query"]["y"][0]
-    px, py = to_page_xy(page, "vectors", qx, qy)
-    assert abs(px - (x0 - 5 * moves)) < 1.0 and abs(py - (y0 + 4 * moves)) < 1.0, (px, py)
-    assert_lookup_matches_core(st, core_from_query(qx, qy))
+    assert_query_released_at(page, x0 - 5 * moves, y0 + 4 * moves)
     tab.assert_no_errors()
     tab.assert_offline()
 
@@ -1091,18 +1106,8 @@ def test_moves_faster_than_the_frames_are_handed_on_at_most_twice_a_frame(new_ta
     point is new, and is dropped when it is the one already handed on. The query ends where the
     pointer did, at attention_core's numbers. (CDP's mouse moves each wait for their frame, so
     the burst is dispatched in the page, after a real press and a real first move.)"""
-    from helpers import core_from_query, read_state, to_page_xy, wait_ready
-
-    tab = new_tab()
-    tab.block_network()
+    tab, x0, y0 = press_on_the_query(new_tab, exported_file)
     page = tab.page
-    page.goto(exported_file.as_uri())
-    wait_ready(page)
-    assert page.evaluate(RECORD_MOVES) is True
-    st = read_state(page)
-    x0, y0 = to_page_xy(page, "vectors", st["query"]["x"][0], st["query"]["y"][0])
-    page.mouse.move(x0, y0)
-    page.mouse.down()
     page.mouse.move(x0 - 10, y0)  # the pan starts
     page.wait_for_function("() => window.__rm.pans.length >= 1 && window.__rm.pointer_id !== null")
     handed_on = page.evaluate(r"""([x, y]) => {
@@ -1120,10 +1125,5 @@ def test_moves_faster_than_the_frames_are_handed_on_at_most_twice_a_frame(new_ta
       return out;
     }""", [x0 - 10, y0])
     assert handed_on == [1, 2, 3], handed_on
-    page.mouse.up()
-    st = read_state(page)
-    qx, qy = st["query"]["x"][0], st["query"]["y"][0]
-    px, py = to_page_xy(page, "vectors", qx, qy)
-    assert abs(px - (x0 - 31)) < 1.0 and abs(py - (y0 - 14)) < 1.0, (px, py, x0, y0)
-    assert_lookup_matches_core(st, core_from_query(qx, qy))
+    assert_query_released_at(page, x0 - 31, y0 - 14)
     tab.assert_no_errors()

@@ -602,6 +602,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
       g.hit_area.removeEventListener("pointermove", g._pointer_move);
       g._pointer_move = proto._pointer_move.bind(g);
       g.hit_area.addEventListener("pointermove", g._pointer_move);
+      g.__ae_rebound = true;
       raw_listen(g);
       done += 1;
     });

@@ -14,7 +14,10 @@ without a test a new Bokeh could silently undo them:
 - AELive.quiet_slider_echo: a step made on a slider's handle does not rebuild the handle, a
   value set from elsewhere moves it without rebuilding it, and a new range still rebuilds it;
 - AELive.later_positions: the glyph renderers' position sheets are written after a paint, not
-  during it, and end where the glyphs are;
+  during it, not at all during a run of changes, and end where the glyphs are;
+- AELive.raw_moves: a drag's move is handed to BokehJS's gesture when it arrives
+  (pointerrawupdate), whether the class was patched early or page.js patched the figures, once
+  per move and at most twice a frame; without the event every move goes at its frame as before;
 - AELive.unset_css_values: a change of n on the multi-head page asks the browser for no `--bk-`
   CSS value and draws the pixels BokehJS draws when it asks; a page that sets one keeps asking;
 - AELive.lazy_copies: a renderer's copies of its glyph (selected, unselected, muted, decimated
@@ -1038,9 +1041,10 @@ NO_RAW_EVENT = r"""(() => {
 })();"""
 
 
-def press_on_the_query(new_tab, exported_file, raw: bool = True):
-    """The exported lookup page, offline, its moves recorded (RECORD_MOVES; without the raw event
-    with `raw` False), the mouse pressed on the query. Returns the tab and the press's position."""
+def press_on_the_query(new_tab, file, raw: bool = True):
+    """The exported lookup page (`file`), offline, its moves recorded (RECORD_MOVES; without the
+    raw event with `raw` False), the mouse pressed on the query. Returns the tab and the press's
+    position."""
     from helpers import read_state, to_page_xy, wait_ready
 
     tab = new_tab()
@@ -1048,7 +1052,7 @@ def press_on_the_query(new_tab, exported_file, raw: bool = True):
     if not raw:
         tab.page.add_init_script(NO_RAW_EVENT)
     page = tab.page
-    page.goto(exported_file.as_uri())
+    page.goto(file.as_uri())
     wait_ready(page)
     assert page.evaluate(RECORD_MOVES) is raw
     st = read_state(page)
@@ -1070,15 +1074,27 @@ def assert_query_released_at(page, x: float, y: float) -> None:
     assert_lookup_matches_core(st, core_from_query(qx, qy))
 
 
-@pytest.mark.parametrize("raw", [True, False], ids=["raw-event", "no-raw-event"])
-def test_a_drag_move_is_handled_when_it_arrives_and_only_once(new_tab, exported_file, raw):
+@pytest.mark.parametrize("kind", ["early", "late", "no-raw-event"])
+def test_a_drag_move_is_handled_when_it_arrives_and_only_once(new_tab, exported_file, tmp_path, kind):
     """AELive.raw_moves: during a pan, each move is handed to BokehJS's gesture when it arrives
     (pointerrawupdate), so the query has changed before the frame dispatches the same move as
-    pointermove; that pointermove is then dropped (one pan per move, not two). A browser without
+    pointermove; that pointermove is then dropped (one pan per move, not two). So on the exported
+    page (the class patched by AELive.early before the figures are built) and on the same file
+    without the early call (page.js's init patches the figures already built). A browser without
     the event handles every move at its frame, as before. Either way the numbers at the end are
     attention_core's for where the query was dragged."""
-    tab, x0, y0 = press_on_the_query(new_tab, exported_file, raw)
+    raw, file = kind != "no-raw-event", exported_file
+    if kind == "late":
+        text = exported_file.read_text(encoding="utf-8")
+        assert text.count("AELive.early();") == 1
+        file = tmp_path / "lookup-late.html"
+        file.write_text(text.replace("AELive.early();", ""), encoding="utf-8")
+    tab, x0, y0 = press_on_the_query(new_tab, file, raw)
     page = tab.page
+    # Which path put it on the plot's gestures: the class's connect_signals (early) or page.js.
+    rebound = page.evaluate("""() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("vectors"))
+      .canvas_view.ui_event_bus.ui_gestures.__ae_rebound === true""")
+    assert rebound is (kind == "late"), rebound
     moves = 24
     for i in range(1, moves + 1):
         page.mouse.move(x0 - 5 * i, y0 + 4 * i)

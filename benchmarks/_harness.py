@@ -255,8 +255,9 @@ PAGE_CLOCK = r"""
   function start(e) {
     // A pointer move comes twice: as pointerrawupdate when it arrives and as pointermove at the
     // next frame, with one timeStamp (the input's). A page may act on either; the row is one.
-    if (B.pending && B.pending.ts === e.timeStamp && B.pending.type === e.type.replace("rawupdate", "move")) return;
-    B.pending = {ts: e.timeStamp, type: e.type.replace("rawupdate", "move"), seen: {}, update: null, frame_start: null, frame: null};
+    const type = e.type === "pointerrawupdate" ? "pointermove" : e.type;
+    if (B.pending && B.pending.ts === e.timeStamp && B.pending.type === type) return;
+    B.pending = {ts: e.timeStamp, type: type, seen: {}, update: null, frame_start: null, frame: null};
     B.rows.push(B.pending);
   }
   for (const [type, kind] of [["pointerrawupdate", "move"], ["pointermove", "move"], ["keydown", "key"], ["pointerup", "release"]]) {

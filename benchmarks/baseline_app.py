@@ -25,7 +25,7 @@ from bokeh.plotting import figure
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # attention_core from this checkout
 sys.path.insert(1, str(Path(__file__).resolve().parent))  # the shared example
 import attention_core as ac  # noqa: E402
-from lookup_example import KEYS, NAMES, QUERY_ANGLE, QUERY_LENGTH, VALUES  # noqa: E402
+from lookup_example import KEYS, NAMES, QUERY_ANGLE, QUERY_LENGTH, VALUES, vectors_plot  # noqa: E402
 
 angle = pn.widgets.FloatSlider(name="Query angle (°)", start=0, end=360, step=1, value=QUERY_ANGLE, width=440)
 length = pn.widgets.FloatSlider(name="Query length", start=0.1, end=5.0, step=0.05, value=QUERY_LENGTH, width=440)
@@ -35,12 +35,7 @@ query = ColumnDataSource({"x": [float(q0[0])], "y": [float(q0[1])]}, name="query
 keys = ColumnDataSource({"x": KEYS[:, 0].tolist(), "y": KEYS[:, 1].tolist(), "name": NAMES}, name="keys")
 weights = ColumnDataSource({"key": NAMES, "weight": [0.2] * 5}, name="weights")
 
-plot = figure(name="vectors", width=460, height=460, x_range=Range1d(-5.6, 5.6), y_range=Range1d(-5.6, 5.6),
-              title="Drag the query", tools="")
-plot.segment(0, 0, "x", "y", source=keys, line_width=3, color="#0072B2")
-plot.scatter("x", "y", source=keys, size=16, color="#0072B2")
-plot.segment(0, 0, "x", "y", source=query, line_width=4, color="#D55E00")
-q_renderer = plot.scatter("x", "y", source=query, size=22, marker="diamond", color="#D55E00")
+plot, q_renderer = vectors_plot(keys, query)
 draw = PointDrawTool(renderers=[q_renderer], add=False, num_objects=1)
 plot.add_tools(draw)
 plot.toolbar.active_drag = draw

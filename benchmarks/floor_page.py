@@ -38,7 +38,7 @@ from bokeh.resources import INLINE
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # attention_core from this checkout
 sys.path.insert(1, str(Path(__file__).resolve().parent))  # the shared example
 import attention_core as ac  # noqa: E402
-from lookup_example import KEYS, NAMES, QUERY_ANGLE, QUERY_LENGTH, VALUES  # noqa: E402
+from lookup_example import KEYS, NAMES, QUERY_ANGLE, QUERY_LENGTH, VALUES, vectors_plot  # noqa: E402
 
 # The softmax of the five dot products and the weighted average, as the baseline computes it
 # with attention_core (max subtracted before exp).
@@ -91,12 +91,7 @@ def build(drag: bool = False):
     # The baseline's plot of the keys and the query (benchmarks/baseline_app.py), dragged by pans.
     query = ColumnDataSource({"x": [float(q0[0])], "y": [float(q0[1])]}, name="query")
     keys = ColumnDataSource({"x": KEYS[:, 0].tolist(), "y": KEYS[:, 1].tolist()}, name="keys")
-    plot = figure(name="vectors", width=460, height=460, x_range=Range1d(-5.6, 5.6), y_range=Range1d(-5.6, 5.6),
-                  title="Drag the query", tools="", toolbar_location=None)
-    plot.segment(0, 0, "x", "y", source=keys, line_width=3, color="#0072B2")
-    plot.scatter("x", "y", source=keys, size=16, color="#0072B2")
-    plot.segment(0, 0, "x", "y", source=query, line_width=4, color="#D55E00")
-    plot.scatter("x", "y", source=query, size=22, marker="diamond", color="#D55E00")
+    plot, _ = vectors_plot(keys, query, toolbar_location=None)
     args["query"] = query
     plot.js_on_event(Pan, CustomJS(args=args, code=PAN))
     follow = CustomJS(args=args, code=FOLLOW)

@@ -59,8 +59,6 @@ class _Page:
 
 
 def drag_log(phase: str, monkeypatch) -> list:
-    import _drivers as D
-
     log: list = []
     monkeypatch.setattr(R.time, "sleep", lambda s: log.append(("wait", s)))
     path = [(float(i), 0.0) for i in range(15)]
@@ -69,7 +67,7 @@ def drag_log(phase: str, monkeypatch) -> list:
     monkeypatch.setattr(R.H, "each_waited", lambda page, items, act, timeout: [act(xy) for xy in items] and False)
     monkeypatch.setattr(R.H, "rows", lambda page: [])
     monkeypatch.setattr(R.H, "settle", lambda *a, **k: {})
-    target = D.Target(key="t", label="t", url="u", ready="", hook=(), slider=None,
+    target = R.D.Target(key="t", label="t", url="u", ready="", hook=(), slider=None,
                       drag={"plot": "p", "sweep": [1], "sweep_y": 0.0, "live": True})
     out = R.drag_live(_Page(log), target, moves=10, warmup=5, phase=phase)
     assert out["phase"] == phase

@@ -28,6 +28,7 @@
  * AELive.unset_css_values answers the visuals' questions about `--bk-` CSS properties, which no
  * sheet of these pages sets, without a style recalculation each, and AELive.quiet_equal_data
  * keeps Python's answer to a change the page has already drawn from drawing it again.
+ * AELive.axes_once measures an axis's labels once per repaint of its figure, not two or three times.
  * AELive.hidden_figures_wait lets a figure that is not shown skip its renderers' updates and its
  * layout until it is shown.
  * AELive.early puts the patches that lighten a document's first build on BokehJS's classes
@@ -703,6 +704,62 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return true;
   }
 
+  // An axis's size and its drawing both start from its extents (the ticks' length, the box of
+  // every tick label, the axis label's), which BokehJS 3.10 computes afresh at each read: on a
+  // figure's repaint once to see whether a side panel changed size (repaint ->
+  // _invalidate_layout_if_needed -> get_size), once more to draw the axis, and a categorical
+  // axis a third time for its group separators, each time building and measuring every label.
+  // On the self-attention page a change of n read them 3 times for each of 12 axes. Nothing
+  // they are made from changes during one repaint except the ranges (a data range is updated at
+  // the start of the paint), so while a figure repaints, an axis's extents are computed once and
+  // reused for the same ranges (start, end, factors). Outside a repaint every read computes.
+  // Patched once per page, on the classes of every plot's and every axis's view.
+  function axes_measured_once(plot, axis) {  // plot: PlotView's class, axis: AxisView's class
+    if (!plot || !axis) return false;
+    if (axis.__ae_once) return true;
+    var own = Object.getOwnPropertyDescriptor(axis, "extents");
+    if (!own || typeof own.get !== "function" || typeof plot.repaint !== "function" ||
+        typeof plot._actual_paint !== "function") return false;
+    var pass = 0, depth = 0;  // pass changes as a repaint starts and ends: no value outlives one
+    ["repaint", "_actual_paint"].forEach(function (name) {
+      var f = plot[name];
+      plot[name] = function () {
+        if (depth++ === 0) pass += 1;
+        try { return f.apply(this, arguments); } finally { if (--depth === 0) pass += 1; }
+      };
+    });
+    function ranges_of(view) {
+      var r = view.ranges, k = [];
+      for (var i = 0; i < r.length; i++) k.push(r[i].start, r[i].end, r[i].factors);
+      return k;
+    }
+    function same(a, b) {
+      if (a == null || a.length !== b.length) return false;
+      for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+      return true;
+    }
+    Object.defineProperty(axis, "extents", {
+      configurable: true,
+      get: function () {
+        if (depth === 0) return own.get.call(this);
+        var key = ranges_of(this);
+        if (this.__ae_extents_pass === pass && same(this.__ae_extents_key, key)) return this.__ae_extents;
+        var e = own.get.call(this);
+        this.__ae_extents = e;
+        this.__ae_extents_pass = pass;
+        this.__ae_extents_key = key;
+        return e;
+      },
+    });
+    axis.__ae_own_extents = own.get;  // BokehJS's computation, kept for the tests' comparison
+    axis.__ae_once = true;
+    return true;
+  }
+  function axes_once(doc) {
+    if (!doc) return false;
+    return axes_measured_once(bokeh_class("models/plots/plot_canvas", "PlotView"), bokeh_class("models/axes/axis", "AxisView"));
+  }
+
   // Each visual of BokehJS 3.10 (a glyph's line and fill, an axis's labels, a grid's lines) asks
   // the browser at each paint whether CSS sets it (`--bk-line-color` and the like:
   // VisualProperties._get_css_value, getComputedStyle on the renderer's element), and keeps the
@@ -788,6 +845,9 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     if (text_paint_quickly(bokeh_class("models/glyphs/text", "TextView"))) done.push("quick_text");
     if (text_copies_wait(bokeh_class("models/glyphs/text", "TextView"))) done.push("lazy_text_copies");
     if (moves_on_arrival(bokeh_class("core/ui_gestures", "UIGestures"))) done.push("raw_moves");
+    if (axes_measured_once(bokeh_class("models/plots/plot_canvas", "PlotView"), bokeh_class("models/axes/axis", "AxisView"))) {
+      done.push("axes_once");
+    }
     var declared = Array.from(document.querySelectorAll('script[type="application/json"]')).some(function (e) {
       return DECLARES_BK.test(e.textContent);
     }) || Array.from(document.querySelectorAll("style")).some(function (e) { return BK_CSS.test(e.textContent); });
@@ -954,7 +1014,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   return {
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
     coalesce_updates: coalesce_updates, quick_text: quick_text, lazy_text_copies: lazy_text_copies, lazy_copies: lazy_copies, axes_on_change: axes_on_change,
-    quick_marker_masks: quick_marker_masks, raw_moves: raw_moves, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions,
+    quick_marker_masks: quick_marker_masks, raw_moves: raw_moves, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions, axes_once: axes_once,
     unset_css_values: unset_css_values, sets_bk_css: sets_bk_css, hidden_figures_wait: hidden_figures_wait, early: early, quiet_equal_data: quiet_equal_data,
     same_data: same_data, same_value: same_value, guard_late: guard_late, busy_until_still: busy_until_still,
   };

@@ -9,6 +9,9 @@ without a test a new Bokeh could silently undo them:
   page, and they end where a layout of the whole page puts them;
 - AELive.axes_on_change: a change that moves no range or axis measures no axis, and one that
   widens an axis's labels still lays its figure out again;
+- AELive.axes_once: a change of n on the self-attention page measures each axis once per repaint
+  of its figure (BokehJS 3.10 measured it two or three times), and the figures are laid out and
+  drawn to the boxes and pixels BokehJS gives them measuring every time;
 - AELive.quick_marker_masks: a scatter's mask builds no Range1d and keeps the markers BokehJS's
   own arithmetic keeps;
 - AELive.quiet_slider_echo: a step made on a slider's handle does not rebuild the handle, a
@@ -1143,3 +1146,68 @@ def test_moves_faster_than_the_frames_are_handed_on_at_most_twice_a_frame(new_ta
     assert handed_on == [1, 2, 3], handed_on
     assert_query_released_at(page, x0 - 31, y0 - 14)
     tab.assert_no_errors()
+
+
+# Per axis view: how often its extents are computed (each computation measures its tick labels
+# once, through _tick_label_extents) and how often its figure repaints.
+COUNT_AXES = r"""() => {
+  const axes = Array.from(Bokeh.index.query((v) => typeof v._tick_label_extents === "function" && v.plot_view != null));
+  const plots = new Set(axes.map((a) => a.plot_view));
+  window.__ae_ax = {axes: axes.map((a) => ({a, n: 0})), plots: Array.from(plots).map((p) => ({p, n: 0}))};
+  for (const c of window.__ae_ax.axes) {
+    const f = c.a._tick_label_extents;
+    c.a._tick_label_extents = function () { c.n += 1; return f.apply(this, arguments); };
+  }
+  for (const c of window.__ae_ax.plots) {
+    const f = c.p._actual_paint;
+    c.p._actual_paint = function () { c.n += 1; return f.apply(this, arguments); };
+  }
+  return axes.length;
+}"""
+AXES_COUNTED = r"""() => window.__ae_ax.axes.map((c) => ({
+  axis: `${c.a.plot_view.model.name} ${c.a.model.type}`, measured: c.n,
+  repaints: window.__ae_ax.plots.find((p) => p.p === c.a.plot_view).n}))"""
+AXES_RESET = "() => { window.__ae_ax.axes.forEach((c) => { c.n = 0; }); window.__ae_ax.plots.forEach((c) => { c.n = 0; }); }"
+AXIS_BOXES = r"""() => Array.from(Bokeh.index.query((v) => typeof v._tick_label_extents === "function" && v.plot_view != null))
+  .map((a) => `${a.plot_view.model.name} ${a.model.type} ${JSON.stringify(a.layout.bbox)} ${JSON.stringify(a.extents)}`).sort()"""
+# BokehJS's own extents put back: every read computes them.
+AXES_OWN = r"""() => { const A = Bokeh.require('models/axes/axis').AxisView.prototype;
+  if (!A.__ae_once) return false;
+  Object.defineProperty(A, 'extents', {configurable: true, get: A.__ae_own_extents}); return true; }"""
+SA_SET_N = "(n) => { Bokeh.documents[0].get_model_by_name('n').value = n; }"
+
+
+def test_an_axis_is_measured_once_per_repaint_and_placed_and_drawn_as_bokeh_does(new_tab, export_plate):
+    """AELive.axes_once: a change of n on the self-attention page resizes every heat map's
+    categorical axes; each axis's labels are measured once per repaint of its figure, where
+    BokehJS 3.10 measures them for the size check, for the drawing and for the group separators.
+    The axes' boxes and extents and every figure's pixels are the ones BokehJS gives when it
+    measures at every read, and the numbers are attention_core's."""
+    from test_self_attention_served import READY as SA_READY
+    from test_self_attention_served import assert_matches_core as sa_matches_core
+    from test_self_attention_served import read as sa_read
+
+    tabs = [open_exported(new_tab, export_plate, "self-attention", SA_READY) for _ in range(2)]
+    (once_tab, once), (own_tab, own) = tabs
+    assert own.evaluate(AXES_OWN) is True
+    n = once.evaluate("() => Bokeh.documents[0].get_model_by_name('n').value")
+    for page in (once, own):
+        assert page.evaluate(COUNT_AXES) >= 12  # two axes on each of the six heat maps
+    for step in (n + 1, n + 2, n + 1):
+        for page in (once, own):
+            page.evaluate(AXES_RESET)
+            page.evaluate(SA_SET_N, step)
+            page.wait_for_function(SETTLED, arg=step)
+        counted = {k: p.evaluate(AXES_COUNTED) for k, p in (("once", once), ("own", own))}
+        shown = [c for c in counted["once"] if c["repaints"] > 0]
+        assert len(shown) >= 12, counted["once"]
+        assert all(c["measured"] <= c["repaints"] for c in counted["once"]), counted["once"]
+        # The case the patch is about: BokehJS alone measures more often than it repaints.
+        assert sum(c["measured"] for c in counted["own"]) >= 2 * sum(c["repaints"] for c in counted["own"] if c["measured"]), \
+            counted["own"]
+        assert once.evaluate(AXIS_BOXES) == own.evaluate(AXIS_BOXES), step
+        assert once.evaluate(ALL_PIXELS) == own.evaluate(ALL_PIXELS), step
+        sa_matches_core(sa_read(once), n=step)
+    for tab, _ in tabs:
+        tab.assert_offline()
+        tab.assert_no_errors()

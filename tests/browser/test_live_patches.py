@@ -9,6 +9,8 @@ without a test a new Bokeh could silently undo them:
   page, and they end where a layout of the whole page puts them;
 - AELive.axes_on_change: a change that moves no range or axis measures no axis, and one that
   widens an axis's labels still lays its figure out again;
+- AELive.index_when_asked: after a change of n no glyph builds its spatial index; a hover builds
+  the hovered figure's, which finds the cells BokehJS's own index finds, and shows the new cell;
 - AELive.axes_once: a change of n on the self-attention page measures each axis once per repaint
   of its figure (BokehJS 3.10 measured it two or three times), and the figures are laid out and
   drawn to the boxes and pixels BokehJS gives them measuring every time;
@@ -1211,3 +1213,63 @@ def test_an_axis_is_measured_once_per_repaint_and_placed_and_drawn_as_bokeh_does
     for tab, _ in tabs:
         tab.assert_offline()
         tab.assert_no_errors()
+
+
+# Per glyph view of a named figure: waiting for its index? And what its index finds over the whole
+# frame, with it built the way it is now and then again by BokehJS's own index_data.
+INDEX_STATE = r"""(name) => Array.from(Bokeh.index.query((v) => v.glyph != null && v.plot_view != null &&
+  v.plot_view.model.name === name)).map((r) => r.glyph.__ae_unindexed === true)"""
+SET_N_THEN_INDEX_STATE = r"""([n, name]) => new Promise((done) => {
+  const d = Bokeh.documents[0];
+  d.get_model_by_name('n').value = n;
+  requestAnimationFrame(() => requestAnimationFrame(() => done([d.get_model_by_name('setting').data.n[0] === n,
+    (""" + INDEX_STATE + """)(name)])));
+})"""
+INDEX_FINDS = r"""(name) => Array.from(Bokeh.index.query((v) => v.glyph != null && v.plot_view != null &&
+  v.plot_view.model.name === name && v.glyph.__ae_unindexed !== true)).map((r) => {
+  const G = Bokeh.require('models/glyphs/glyph').GlyphView.prototype;
+  const all = {x0: -Infinity, x1: Infinity, y0: -Infinity, y1: Infinity};
+  const [xs, ys] = [r.xscale, r.yscale], f = r.plot_view.frame.bbox;
+  const box = {x0: xs.invert(f.left), x1: xs.invert(f.right), y0: ys.invert(f.bottom), y1: ys.invert(f.top)};
+  const seen = (i) => [Array.from(i.indices(all)).length, Array.from(i.indices(box)).join(","), JSON.stringify(i.bbox)];
+  const now = seen(r.glyph.index);
+  G.__ae_own_index.index_data.call(r.glyph);
+  return [r.model.data_source.name, JSON.stringify(now) === JSON.stringify(seen(r.glyph.index)), now[0]];
+})"""
+
+
+def test_a_glyphs_index_is_built_when_first_asked_and_finds_what_bokehs_finds(new_tab, export_plate):
+    """AELive.index_when_asked: a change of n on the multi-head page sets new data on every
+    renderer and builds no spatial index; hovering the new last cell of head 1 builds the head
+    maps' indices, the tooltip names that cell, and each index finds over the frame what BokehJS's
+    own index_data finds for the same data. The numbers are attention_core's."""
+    from test_multi_head_browser import READY as MH_READY
+    from test_multi_head_browser import assert_matches_core as mh_matches_core
+    from test_multi_head_browser import read as mh_read
+
+    from helpers import to_page_xy
+
+    tab, page = open_exported(new_tab, export_plate, "multi-head", MH_READY)
+    assert page.evaluate("() => Bokeh.require('models/glyphs/glyph').GlyphView.prototype.__ae_index_later") is True
+    st = mh_read(page)
+    d_model, h, n = st["setting"]["d_model"][0], st["setting"]["h"][0], st["setting"]["n"][0]
+    # Read in the page two frames after the change, once the figures have painted it (the
+    # renderers' boxes, which read the index, are placed only once the page is still).
+    shown, waiting = page.evaluate(SET_N_THEN_INDEX_STATE, [n + 1, "head_maps"])
+    assert shown is True
+    assert len(waiting) >= 2 and all(waiting), waiting  # new data everywhere, no index built for it
+    cells = mh_read(page)["head"]
+    last = next(k for k in range(len(cells["i"])) if (cells["head"][k], cells["i"][k], cells["j"][k]) == (0, n, n))
+    x, y = to_page_xy(page, "head_maps", cells["x"][last], cells["y"][last])
+    page.mouse.move(x - 4, y - 4)
+    page.mouse.move(x, y)
+    tip = page.locator(".bk-tooltip-content", has_text="q·k =").first
+    tip.wait_for(state="visible", timeout=10_000)
+    assert f"head 1: t{n + 1} reads t{n + 1}" in tip.inner_text()
+    assert not all(page.evaluate(INDEX_STATE, "head_maps"))  # the hovered renderer's index is built now
+    finds = page.evaluate(INDEX_FINDS, "head_maps")
+    assert finds and all(same for _, same, _ in finds), finds
+    assert any(name == "head_weights" and count == h * (n + 1) ** 2 for name, _, count in finds), finds
+    mh_matches_core(mh_read(page), d_model, h, n + 1)
+    tab.assert_offline()
+    tab.assert_no_errors()

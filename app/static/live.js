@@ -809,9 +809,11 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     axis.__ae_once = true;
     return true;
   }
+  function axes_classes() {
+    return [bokeh_class("models/plots/plot_canvas", "PlotView"), bokeh_class("models/axes/axis", "AxisView")];
+  }
   function axes_once(doc) {
-    if (!doc) return false;
-    return axes_measured_once(bokeh_class("models/plots/plot_canvas", "PlotView"), bokeh_class("models/axes/axis", "AxisView"));
+    return doc != null && axes_measured_once.apply(null, axes_classes());
   }
 
   // Each visual of BokehJS 3.10 (a glyph's line and fill, an axis's labels, a grid's lines) asks
@@ -899,9 +901,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     if (text_paint_quickly(bokeh_class("models/glyphs/text", "TextView"))) done.push("quick_text");
     if (text_copies_wait(bokeh_class("models/glyphs/text", "TextView"))) done.push("lazy_text_copies");
     if (moves_on_arrival(bokeh_class("core/ui_gestures", "UIGestures"))) done.push("raw_moves");
-    if (axes_measured_once(bokeh_class("models/plots/plot_canvas", "PlotView"), bokeh_class("models/axes/axis", "AxisView"))) {
-      done.push("axes_once");
-    }
+    if (axes_measured_once.apply(null, axes_classes())) done.push("axes_once");
     if (index_on_demand.apply(null, index_classes())) done.push("index_when_asked");
     var declared = Array.from(document.querySelectorAll('script[type="application/json"]')).some(function (e) {
       return DECLARES_BK.test(e.textContent);

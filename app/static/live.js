@@ -712,7 +712,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   // a tap, a data range's bounds or a scatter's mask can find elements by position. And at every
   // paint after a change, each figure's RangeManager asks every renderer for its bounds (from
   // that index) for its data ranges, even when the figure has none (all our heat maps have
-  // fixed or factor ranges): the bounds are then read by nothing. So a change of n built 14 to 26
+  // fixed or factor ranges): the bounds are then read by nothing. So a change of n built 11 to 14
   // indices for nothing (0.5-0.7 ms per step). Now a glyph's index is built when it is first asked
   // for (the `index` getter), from the data the glyph then holds, which is the data BokehJS would
   // have indexed (set_data always ends by indexing what it has just set), and a frame with no

@@ -1152,8 +1152,9 @@ def test_moves_faster_than_the_frames_are_handed_on_at_most_twice_a_frame(new_ta
 
 # Per axis view: how often its extents are computed (each computation measures its tick labels
 # once, through _tick_label_extents) and how often its figure repaints.
+AXIS_VIEWS = 'Array.from(Bokeh.index.query((v) => typeof v._tick_label_extents === "function" && v.plot_view != null))'
 COUNT_AXES = r"""() => {
-  const axes = Array.from(Bokeh.index.query((v) => typeof v._tick_label_extents === "function" && v.plot_view != null));
+  const axes = """ + AXIS_VIEWS + """;
   const plots = new Set(axes.map((a) => a.plot_view));
   window.__ae_ax = {axes: axes.map((a) => ({a, n: 0})), plots: Array.from(plots).map((p) => ({p, n: 0}))};
   for (const c of window.__ae_ax.axes) {
@@ -1170,13 +1171,12 @@ AXES_COUNTED = r"""() => window.__ae_ax.axes.map((c) => ({
   axis: `${c.a.plot_view.model.name} ${c.a.model.type}`, measured: c.n,
   repaints: window.__ae_ax.plots.find((p) => p.p === c.a.plot_view).n}))"""
 AXES_RESET = "() => { window.__ae_ax.axes.forEach((c) => { c.n = 0; }); window.__ae_ax.plots.forEach((c) => { c.n = 0; }); }"
-AXIS_BOXES = r"""() => Array.from(Bokeh.index.query((v) => typeof v._tick_label_extents === "function" && v.plot_view != null))
+AXIS_BOXES = "() => " + AXIS_VIEWS + r"""
   .map((a) => `${a.plot_view.model.name} ${a.model.type} ${JSON.stringify(a.layout.bbox)} ${JSON.stringify(a.extents)}`).sort()"""
 # BokehJS's own extents put back: every read computes them.
 AXES_OWN = r"""() => { const A = Bokeh.require('models/axes/axis').AxisView.prototype;
   if (!A.__ae_once) return false;
   Object.defineProperty(A, 'extents', {configurable: true, get: A.__ae_own_extents}); return true; }"""
-SA_SET_N = "(n) => { Bokeh.documents[0].get_model_by_name('n').value = n; }"
 
 
 def test_an_axis_is_measured_once_per_repaint_and_placed_and_drawn_as_bokeh_does(new_tab, export_plate):
@@ -1198,7 +1198,7 @@ def test_an_axis_is_measured_once_per_repaint_and_placed_and_drawn_as_bokeh_does
     for step in (n + 1, n + 2, n + 1):
         for page in (once, own):
             page.evaluate(AXES_RESET)
-            page.evaluate(SA_SET_N, step)
+            page.evaluate(SET_N, step)
             page.wait_for_function(SETTLED, arg=step)
         counted = {k: p.evaluate(AXES_COUNTED) for k, p in (("once", once), ("own", own))}
         shown = [c for c in counted["once"] if c["repaints"] > 0]

@@ -32,6 +32,8 @@
  * data range, a mask), not at every change of its data, and skips a figure's data-range bounds
  * when it has no data range.
  * AELive.axes_once measures an axis's labels once per repaint of its figure, not two or three times.
+ * AELive.sends_later sends a served page's changes to Python in one message once the frame that
+ * shows them is painted, not one message per change before it.
  * AELive.hidden_figures_wait lets a figure that is not shown skip its renderers' updates and its
  * layout until it is shown.
  * AELive.early puts the patches that lighten a document's first build on BokehJS's classes
@@ -758,6 +760,68 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return doc != null && index_on_demand.apply(null, index_classes());
   }
 
+  // A served page tells Python of every change the reader makes (a slider key sets `value` and
+  // `value_throttled`: two changes). BokehJS 3.10's ClientSession sends each change as it happens,
+  // inside the task that made it and so before the frame that shows it: it builds a patch (a map
+  // of a reference for every model of the document, then the serialised event) and writes it to
+  // the WebSocket, twice per key. Now a session collects the changes and sends them, in the order
+  // made, as one PATCH-DOC once the frame that shows them has been painted (a task after the
+  // frame; at the latest after SEND_WAIT_MS, for a page whose frames do not run, as a hidden
+  // tab's), and at once before BokehJS asks the server for a round trip or the page goes. The
+  // patch is BokehJS's own (its `_document_changed` with the changes as one batch). Patched once
+  // per page, on the class every session shares, before the page's session exists (`early`).
+  var SEND_WAIT_MS = 100;
+  var unsent = typeof Set !== "undefined" ? new Set() : null;  // sessions holding changes not yet sent
+  function sends_after_paint(proto) {  // proto: ClientSession's class
+    if (!proto || typeof proto._document_changed !== "function" || typeof proto.request_server_info !== "function")
+      return false;
+    if (proto.__ae_sends_later) return true;
+    var Batch = null;
+    try { Batch = Bokeh.require("document/events").DocumentEventBatch; } catch (e) { Batch = null; }
+    if (typeof Batch !== "function") return false;
+    var own = proto._document_changed, ask = proto.request_server_info;
+    proto._document_changed = function (event) {
+      var events = event instanceof Batch ? (event.sync ? event.events : []) : [event];
+      events = events.filter(function (e) { return e.sync; });  // what BokehJS would send
+      if (events.length === 0) return;
+      var self = this;
+      if (this.__ae_unsent == null) {
+        this.__ae_unsent = [];
+        if (unsent) unsent.add(this);
+        var flush = function () { self.__ae_send(); };
+        var t = setTimeout(flush, SEND_WAIT_MS);
+        this.__ae_send_timer = t;
+        if (typeof requestAnimationFrame === "function") requestAnimationFrame(function () { setTimeout(flush, 0); });
+        if (!this.__ae_pagehide && typeof addEventListener === "function") {
+          this.__ae_pagehide = true;
+          addEventListener("pagehide", flush);
+        }
+      }
+      Array.prototype.push.apply(this.__ae_unsent, events);
+    };
+    proto.__ae_send = function () {
+      var events = this.__ae_unsent;
+      if (events == null) return;
+      this.__ae_unsent = null;
+      if (unsent) unsent.delete(this);
+      clearTimeout(this.__ae_send_timer);
+      own.call(this, new Batch(this.document, events));
+    };
+    proto.request_server_info = function () {  // force_roundtrip's promise: every change sent before it
+      this.__ae_send();
+      return ask.apply(this, arguments);
+    };
+    proto.__ae_own_session = { _document_changed: own, request_server_info: ask };  // BokehJS's own, for the tests
+    proto.__ae_sends_later = true;
+    return true;
+  }
+  function sends_later(doc) {
+    return doc != null && sends_after_paint(bokeh_class("client/session", "ClientSession"));
+  }
+  function unsent_changes() {  // how many sessions hold changes not yet sent (the tests wait for 0)
+    return unsent ? unsent.size : 0;
+  }
+
   // An axis's size and its drawing both start from its extents (the ticks' length, the box of
   // every tick label, the axis label's), which BokehJS 3.10 computes afresh at each read: on a
   // figure's repaint once to see whether a side panel changed size (repaint ->
@@ -903,6 +967,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     if (moves_on_arrival(bokeh_class("core/ui_gestures", "UIGestures"))) done.push("raw_moves");
     if (axes_measured_once.apply(null, axes_classes())) done.push("axes_once");
     if (index_on_demand.apply(null, index_classes())) done.push("index_when_asked");
+    if (sends_after_paint(bokeh_class("client/session", "ClientSession"))) done.push("sends_later");
     var declared = Array.from(document.querySelectorAll('script[type="application/json"]')).some(function (e) {
       return DECLARES_BK.test(e.textContent);
     }) || Array.from(document.querySelectorAll("style")).some(function (e) { return BK_CSS.test(e.textContent); });
@@ -1070,7 +1135,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
     coalesce_updates: coalesce_updates, quick_text: quick_text, lazy_text_copies: lazy_text_copies, lazy_copies: lazy_copies, axes_on_change: axes_on_change,
     quick_marker_masks: quick_marker_masks, raw_moves: raw_moves, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions, axes_once: axes_once,
-    index_when_asked: index_when_asked,
+    index_when_asked: index_when_asked, sends_later: sends_later, unsent_changes: unsent_changes,
     unset_css_values: unset_css_values, sets_bk_css: sets_bk_css, hidden_figures_wait: hidden_figures_wait, early: early, quiet_equal_data: quiet_equal_data,
     same_data: same_data, same_value: same_value, guard_late: guard_late, busy_until_still: busy_until_still,
   };

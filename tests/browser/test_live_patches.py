@@ -35,6 +35,8 @@ without a test a new Bokeh could silently undo them:
 - AELive.early (exported pages): those patches are on BokehJS's classes before the document is
   built, so its first build brings no copy up to date and asks no `--bk-` question, and draws
   the pixels of the same page with them put on later;
+- AELive.sends_later (served): a key's changes go to Python in one message after the frame that
+  shows them starts, not in two messages inside the key's task, and Python still takes them;
 - AELive.quiet_equal_data (served): Python's answer to a change the page has already drawn
   recomputes no glyph when it is equal or differs only in the floats' last bits (a source, a
   range's ends) or re-sends a glyph's font size unchanged, and the page then holds Python's
@@ -660,6 +662,84 @@ def test_pythons_equal_answer_redraws_nothing_and_its_numbers_are_kept(tab, serv
         .map((m) => [m.low, m.high])""")
     for want in (signed_limit(concat), signed_limit(out)):
         assert [-want, want] in ends, (want, ends)
+    tab.assert_no_errors()
+
+
+# Every message the page writes to the server, with how many frames had started since the last
+# keydown when it went (0: inside the key's own task, before the frame that shows the change).
+RECORD_SENDS = r"""() => {
+  const R = window.__ae_sends = {sends: [], frames: 0};
+  addEventListener("keydown", () => {
+    R.frames = 0;
+    const tick = () => { R.frames += 1; if (R.frames < 30) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  }, true);
+  const W = WebSocket.prototype, send = W.send;
+  W.send = function (data) {
+    if (typeof data === "string" && data.startsWith('{"events"')) {
+      const events = JSON.parse(data).events.map((e) => [e.attr, e.new]);
+      R.sends.push({frames: R.frames, events: events, shown: Bokeh.documents[0].get_model_by_name('setting').data.n[0]});
+    }
+    return send.call(this, data);
+  };
+}"""
+BOKEHS_OWN_SENDS = r"""() => {
+  const P = Bokeh.require('client/session').ClientSession.prototype;
+  if (P.__ae_sends_later !== true) return false;
+  Object.assign(P, P.__ae_own_session);
+  return true;
+}"""
+
+
+def test_a_served_pages_changes_go_to_python_after_the_frame_that_shows_them(tab, served_url):
+    """AELive.sends_later: a real arrow key on the served multi-head page's n slider changes the
+    slider's value and value_throttled; both go to Python in one message, in that order, once the
+    frame showing the new n has started (BokehJS 3.10 sent two messages inside the key's task:
+    checked below with its method put back). Python takes the change (it answers with the sources
+    of the new n), and the numbers are then attention_core's, exactly."""
+    from test_multi_head_browser import READY as MH_READY
+    from test_multi_head_browser import assert_matches_core as mh_matches_core
+    from test_multi_head_browser import read as mh_read
+
+    from helpers import wait_synced, ws_count
+
+    page = tab.page
+    page.goto(f"{served_url}/multi-head")
+    page.wait_for_function(MH_READY, timeout=45_000)
+    wait_synced(page)
+    assert page.evaluate("() => Bokeh.require('client/session').ClientSession.prototype.__ae_sends_later") is True
+    st = mh_read(page)
+    d_model, h, n = st["setting"]["d_model"][0], st["setting"]["h"][0], st["setting"]["n"][0]
+    assert n + 2 <= 8, n
+    page.evaluate(RECORD_SENDS)
+    handle = page.locator(".noUi-handle").first
+    handle.focus()
+
+    def press(want):
+        sent = ws_count(page)
+        changes = page.evaluate("() => window.__ae_ws.changes_in.length")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(N_SHOWN, arg=want)
+        wait_synced(page, sent)
+        answered = page.evaluate("(k) => window.__ae_ws.changes_in.slice(k)", changes)
+        return page.evaluate("() => window.__ae_sends.sends.splice(0)"), answered
+
+    # The key's changes: the slider's value and value_throttled, and the plot marked "busy" until
+    # the keys stop (busy_until_still; its end goes later, once the page is still).
+    key = [["value", n + 1], ["value_throttled", n + 1], ["tags", ["busy"]]]
+    sends, answered = press(n + 1)
+    assert sends[0]["events"] == key and sends[0]["shown"] == n + 1, sends  # one message
+    assert all(s["frames"] >= 1 for s in sends), sends  # each after the frame that shows n + 1 had started
+    assert any(c.endswith(".data") for c in answered), answered  # Python took n + 1 and sent its sources
+    mh_matches_core(mh_read(page), d_model, h, n + 1, tol=0.0)
+
+    # BokehJS's own way, for comparison: a message per change, each inside the key's task.
+    assert page.evaluate(BOKEHS_OWN_SENDS) is True
+    sends, answered = press(n + 2)
+    key = [["value", n + 2], ["value_throttled", n + 2], ["tags", ["busy"]]]
+    assert [(s["frames"], s["events"]) for s in sends[:3]] == [(0, [change]) for change in key], sends
+    assert any(c.endswith(".data") for c in answered), answered
+    mh_matches_core(mh_read(page), d_model, h, n + 2, tol=0.0)
     tab.assert_no_errors()
 
 

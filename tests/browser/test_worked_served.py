@@ -301,7 +301,7 @@ def test_a_burst_of_length_steps_is_folded_in_once(tab, served_url):
     t0["changes"] = page.evaluate("() => window.__ae_ws.changes_in.length")
     for _ in range(5):
         page.keyboard.press("ArrowRight")
-    wait_synced(page, sent_before=t0["sent"] + 4)
+    wait_synced(page, sent_before=t0["sent"])  # five steps' changes, in as many messages as frames passed
     length = start + 5 * step
     # Python's answer lands after the pause: the query text it writes reads the final length.
     q_dir = np.asarray(before["query"]["vec"][0], dtype=float)

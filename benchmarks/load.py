@@ -119,7 +119,11 @@ def run_load(sessions: int, workers: int = 16, log: Path | None = None) -> dict:
     held, times, errors = [], [], 0
     try:
         url = f"http://127.0.0.1:{srv.port}/lookup"
-        open_session(url)[1].close()  # warm the server once
+        # Warm the server once, in a thread like every other session: Bokeh's client runs an event
+        # loop of its own, which cannot start in a thread that already runs one (a caller inside
+        # asyncio, or pytest once Playwright's sync API is open in the same worker).
+        with ThreadPoolExecutor(1) as warm:
+            warm.submit(open_session, url).result(timeout=300)[1].close()
         time.sleep(3)  # let that session's cleanup pass (idle check every 0.5 s, lifetime 2 s)
         base = rss_mb(srv.proc.pid)
         cpu0, ccpu0, t0, load0 = cpu_s(srv.proc.pid), client_cpu_s(), time.monotonic(), loadavg()

@@ -25,6 +25,7 @@ from bokeh.util.token import generate_jwt_token
 
 from app import spare_pages
 from app.spare_pages import install_spare_pages
+from own_thread import in_own_thread
 
 
 def _context():
@@ -95,7 +96,7 @@ def test_the_next_plain_visitor_gets_the_page_built_ahead():
         await _until(lambda: route.spare is not None)
         assert len(built) == 3
 
-    asyncio.run(run())
+    in_own_thread(asyncio.run, run())
 
 
 def test_a_link_with_arguments_gets_its_own_page():
@@ -111,7 +112,7 @@ def test_a_link_with_arguments_gets_its_own_page():
         assert spare_doc.get_model_by_name("args").text == "[]"
         assert len(built) == 3
 
-    asyncio.run(run())
+    in_own_thread(asyncio.run, run())
 
 
 def test_a_link_with_arguments_is_built_ahead_for_its_next_visitor():
@@ -160,7 +161,7 @@ def test_a_link_with_arguments_is_built_ahead_for_its_next_visitor():
         plain = await ctx.create_session_if_needed(*_visitor("p2"))
         assert plain.document is plain_spare
 
-    asyncio.run(run())
+    in_own_thread(asyncio.run, run())
 
 
 def test_visitors_arriving_together_never_share_a_page():
@@ -180,7 +181,7 @@ def test_visitors_arriving_together_never_share_a_page():
         assert len(built) == 4  # the spare went to one of them; the other two were built for them
         assert all(d in built for d in docs)
 
-    asyncio.run(run())
+    in_own_thread(asyncio.run, run())
 
 
 def test_installing_twice_changes_nothing():
@@ -242,4 +243,4 @@ def test_a_spares_document_goes_out_as_serialised_ahead_unless_it_changed():
         reply = serialize(Protocol(), "r3", fourth_doc)
         assert "/elsewhere/x.css" in reply.content_json
 
-    asyncio.run(run())
+    in_own_thread(asyncio.run, run())

@@ -761,10 +761,10 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   }
 
   // A served page tells Python of every change the reader makes (a slider key sets `value` and
-  // `value_throttled`: two changes). BokehJS 3.10's ClientSession sends each change as it happens,
-  // inside the task that made it and so before the frame that shows it: it builds a patch (a map
-  // of a reference for every model of the document, then the serialised event) and writes it to
-  // the WebSocket, twice per key. Now a session collects the changes and sends them, in the order
+  // `value_throttled`, and the first key of a run marks a model "busy"). BokehJS 3.10's
+  // ClientSession sends each change as it happens, inside the task that made it and so before the
+  // frame that shows it: it builds a patch (a map of a reference for every model of the document,
+  // then the serialised event) and writes it to the WebSocket, two or three times per key. Now a session collects the changes and sends them, in the order
   // made, as one PATCH-DOC once the frame that shows them has been painted (a task after the
   // frame; at the latest after SEND_WAIT_MS, for a page whose frames do not run, as a hidden
   // tab's), and at once before BokehJS asks the server for a round trip or the page goes. The

@@ -1,6 +1,7 @@
 """The whole suite: its longest modules are collected first, so that with `make test`'s two
 workers (pytest-xdist) none of them is left to run alone at the end while the other worker
-idles. Each module's tests keep their order (its module-scoped fixtures are set up once)."""
+idles. Each module's tests keep their order; a worker sets a module's fixtures up for each run
+of that module's tests it is given (once, in one process)."""
 
 from __future__ import annotations
 

@@ -764,12 +764,13 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   // `value_throttled`, and the first key of a run marks a model "busy"). BokehJS 3.10's
   // ClientSession sends each change as it happens, inside the task that made it and so before the
   // frame that shows it: it builds a patch (a map of a reference for every model of the document,
-  // then the serialised event) and writes it to the WebSocket, two or three times per key. Now a session collects the changes and sends them, in the order
-  // made, as one PATCH-DOC once the frame that shows them has been painted (a task after the
-  // frame; at the latest after SEND_WAIT_MS, for a page whose frames do not run, as a hidden
-  // tab's), and at once before BokehJS asks the server for a round trip or the page goes. The
-  // patch is BokehJS's own (its `_document_changed` with the changes as one batch). Patched once
-  // per page, on the class every session shares, before the page's session exists (`early`).
+  // then the serialised event) and writes it to the WebSocket, two or three times per key. Now
+  // a session collects the changes and sends them, in the order made, as one PATCH-DOC once the
+  // frame that shows them has been painted (a task after the frame; at the latest after
+  // SEND_WAIT_MS, for a page whose frames do not run, as a hidden tab's), and at once before
+  // BokehJS asks the server for a round trip or the page goes. The patch is BokehJS's own (its
+  // `_document_changed` with the changes as one batch). Patched once per page, on the class every
+  // session shares, before the page's session exists (`early`).
   var SEND_WAIT_MS = 100;
   var unsent = typeof Set !== "undefined" ? new Set() : null;  // sessions holding changes not yet sent
   function sends_after_paint(proto) {  // proto: ClientSession's class
@@ -789,8 +790,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
         this.__ae_unsent = [];
         if (unsent) unsent.add(this);
         var flush = function () { self.__ae_send(); };
-        var t = setTimeout(flush, SEND_WAIT_MS);
-        this.__ae_send_timer = t;
+        this.__ae_send_timer = setTimeout(flush, SEND_WAIT_MS);
         if (typeof requestAnimationFrame === "function") requestAnimationFrame(function () { setTimeout(flush, 0); });
         if (!this.__ae_pagehide && typeof addEventListener === "function") {
           this.__ae_pagehide = true;

@@ -36,7 +36,7 @@ without a test a new Bokeh could silently undo them:
   built, so its first build brings no copy up to date and asks no `--bk-` question, and draws
   the pixels of the same page with them put on later;
 - AELive.sends_later (served): a key's changes go to Python in one message after the frame that
-  shows them starts, not in two messages inside the key's task, and Python still takes them;
+  shows them starts, not in a message each inside the key's task, and Python still takes them;
 - AELive.quiet_equal_data (served): Python's answer to a change the page has already drawn
   recomputes no glyph when it is equal or differs only in the floats' last bits (a source, a
   range's ends) or re-sends a glyph's font size unchanged, and the page then holds Python's
@@ -693,9 +693,9 @@ BOKEHS_OWN_SENDS = r"""() => {
 
 def test_a_served_pages_changes_go_to_python_after_the_frame_that_shows_them(tab, served_url):
     """AELive.sends_later: a real arrow key on the served multi-head page's n slider changes the
-    slider's value and value_throttled; both go to Python in one message, in that order, once the
-    frame showing the new n has started (BokehJS 3.10 sent two messages inside the key's task:
-    checked below with its method put back). Python takes the change (it answers with the sources
+    slider's value and value_throttled and marks the plot "busy"; the three go to Python in one
+    message, in that order, once the frame showing the new n has started (BokehJS 3.10 sent three
+    messages inside the key's task: checked below with its method put back). Python takes the change (it answers with the sources
     of the new n), and the numbers are then attention_core's, exactly."""
     from test_multi_head_browser import READY as MH_READY
     from test_multi_head_browser import assert_matches_core as mh_matches_core

@@ -34,6 +34,8 @@
  * AELive.axes_once measures an axis's labels once per repaint of its figure, not two or three times.
  * AELive.sends_later sends a served page's changes to Python in one message once the frame that
  * shows them is painted, not one message per change before it.
+ * AELive.quiet_tooltips leaves a hover's tooltip alone while the pointer stays in one cell, and
+ * places it without taking it out of the page and putting it back when the pointer reaches another.
  * AELive.hidden_figures_wait lets a figure that is not shown skip its renderers' updates and its
  * layout until it is shown.
  * AELive.early puts the patches that lighten a document's first build on BokehJS's classes
@@ -880,6 +882,53 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     return doc != null && axes_measured_once.apply(null, axes_classes());
   }
 
+  // A hover tool shows a cell's arithmetic in BokehJS's Tooltip, and BokehJS 3.10 did all of it
+  // again at every pointer move over the figure (HoverTool._update -> Tooltip.show, its equality
+  // test off): the tooltip's element appended to the body anew, which takes a shown popover out of
+  // the top layer, showPopover to put it back, and the page's layout read three times to place it.
+  // Measured over the masking page's mask, 6.5-7.4 ms a move, all of it inside the move's task (and
+  // a tap's, as a tap comes with the move that brought the pointer there). Now a move that leaves
+  // the tooltip saying the same at the same point (the same cell: the tool snaps to the cell's
+  // centre, and has already put equal nodes in) stops there, and a move to another cell places the
+  // tooltip without taking it out of the body and the top layer when it is shown and last in the
+  // body, as BokehJS would leave it; anything else goes BokehJS's way. Patched once per page, on
+  // the classes of every Tooltip and its view.
+  function tooltips_in_place(model, view) {  // model: Tooltip's class, view: TooltipView's class
+    if (!model || !view || typeof model.show !== "function" || typeof view._reposition !== "function") return false;
+    if (model.__ae_in_place) return true;
+    var show = model.show, place = view._reposition;
+    model.show = function (at) {
+      var c = this.content, html = c != null && typeof c.innerHTML === "string" ? c.innerHTML : null;
+      var p = this.position;
+      if (html !== null && this.visible && Array.isArray(p) && at != null && p[0] === at.x && p[1] === at.y &&
+          this.__ae_shown_html === html) return;
+      this.__ae_shown_html = html;
+      return show.apply(this, arguments);
+    };
+    view._reposition = function () {
+      var el = this.el, target = document.body.shadowRoot || document.body;
+      var shown = this._has_rendered && this.model.position != null && this.model.visible && el != null &&
+        el.parentNode === target && el.nextSibling == null && typeof el.matches === "function" &&
+        typeof el.showPopover === "function" && el.matches(":popover-open");
+      if (!shown) return place.apply(this, arguments);
+      // BokehJS's own placing, with the two calls that would take the element out and put it back
+      // made no-ops for this one call (own properties, deleted after)
+      target.append = function () {};
+      el.showPopover = function () {};
+      try { return place.apply(this, arguments); } finally { delete target.append; delete el.showPopover; }
+    };
+    model.__ae_own = show;  // BokehJS's own, for the tests
+    view.__ae_own = place;
+    model.__ae_in_place = true;
+    return true;
+  }
+  function tooltip_classes() {
+    return [bokeh_class("models/ui/tooltip", "Tooltip"), bokeh_class("models/ui/tooltip", "TooltipView")];
+  }
+  function quiet_tooltips(doc) {
+    return doc != null && tooltips_in_place.apply(null, tooltip_classes());
+  }
+
   // Each visual of BokehJS 3.10 (a glyph's line and fill, an axis's labels, a grid's lines) asks
   // the browser at each paint whether CSS sets it (`--bk-line-color` and the like:
   // VisualProperties._get_css_value, getComputedStyle on the renderer's element), and keeps the
@@ -968,6 +1017,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     if (axes_measured_once.apply(null, axes_classes())) done.push("axes_once");
     if (index_on_demand.apply(null, index_classes())) done.push("index_when_asked");
     if (sends_after_paint(bokeh_class("client/session", "ClientSession"))) done.push("sends_later");
+    if (tooltips_in_place.apply(null, tooltip_classes())) done.push("quiet_tooltips");
     var declared = Array.from(document.querySelectorAll('script[type="application/json"]')).some(function (e) {
       return DECLARES_BK.test(e.textContent);
     }) || Array.from(document.querySelectorAll("style")).some(function (e) { return BK_CSS.test(e.textContent); });
@@ -1135,7 +1185,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
     coalesce_updates: coalesce_updates, quick_text: quick_text, lazy_text_copies: lazy_text_copies, lazy_copies: lazy_copies, axes_on_change: axes_on_change,
     quick_marker_masks: quick_marker_masks, raw_moves: raw_moves, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions, axes_once: axes_once,
-    index_when_asked: index_when_asked, sends_later: sends_later, unsent_changes: unsent_changes,
+    index_when_asked: index_when_asked, sends_later: sends_later, unsent_changes: unsent_changes, quiet_tooltips: quiet_tooltips,
     unset_css_values: unset_css_values, sets_bk_css: sets_bk_css, hidden_figures_wait: hidden_figures_wait, early: early, quiet_equal_data: quiet_equal_data,
     same_data: same_data, same_value: same_value, guard_late: guard_late, busy_until_still: busy_until_still,
   };

@@ -666,7 +666,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       AELive.quick_text(doc); AELive.lazy_text_copies(doc); AELive.lazy_copies(doc); AELive.quick_marker_masks(doc);
       AELive.quiet_slider_echo(doc); AELive.later_positions(doc); AELive.unset_css_values(doc);
       AELive.hidden_figures_wait(doc); AELive.raw_moves(doc); AELive.axes_once(doc);
-      AELive.index_when_asked(doc); AELive.sends_later(doc);
+      AELive.index_when_asked(doc); AELive.sends_later(doc); AELive.quiet_tooltips(doc);
       AELive.quiet_equal_data(doc);
     }
     claim_touch(doc);

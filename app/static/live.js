@@ -886,7 +886,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   // again at every pointer move over the figure (HoverTool._update -> Tooltip.show, its equality
   // test off): the tooltip's element appended to the body anew, which takes a shown popover out of
   // the top layer, showPopover to put it back, and the page's layout read three times to place it.
-  // Measured over the masking page's mask, 6.5-7.4 ms a move, all of it inside the move's task (and
+  // Measured over the masking page's mask, 6.5-9.1 ms a move, all of it inside the move's task (and
   // a tap's, as a tap comes with the move that brought the pointer there). Now a move that leaves
   // the tooltip saying the same at the same point (the same cell: the tool snaps to the cell's
   // centre, and has already put equal nodes in) stops there, and a move to another cell places the

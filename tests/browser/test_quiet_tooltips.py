@@ -4,7 +4,7 @@ BokehJS 3.10 redid all of a tooltip at every pointer move: its element appended 
 (which takes a shown popover out of the top layer), showPopover, and three reads of the page's
 layout to place it. With the patch a move within one cell changes nothing after the hover tool's
 own work, and a move to another cell places the tooltip without taking it out and putting it back.
-These tests move a real mouse over the exported masking page's mask and check that the tooltip
+The test moves a real mouse over the exported masking page's mask and check that the tooltip
 says what the hovered cell's `tip` says, stands where BokehJS's own placing puts it, is never
 taken out of the page while shown, and still goes and comes back as the pointer leaves and
 returns; with BokehJS's own methods put back the same moves take it out and show it again, so
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import TWO_FRAMES
 from test_masking_browser import CELL, READY, assert_matches_core, read
 
 from app.plates.masking import MaskingState
@@ -38,7 +39,7 @@ WATCH = r"""() => {
   return [typeof T.Tooltip.prototype.__ae_own, typeof V.__ae_own];
 }"""
 COUNTS = "() => ({...window.__ae_tips})"
-# The one tooltip shown: its text (a <br> as a space), its box, and whether it is in the top layer.
+# The tooltips in the top layer (at most one): each one's text (a <br> as a space) and box.
 SHOWN = r"""() => {
   const open = Array.from(document.querySelectorAll('[popover]')).filter((e) => e.matches(':popover-open'));
   return open.map((e) => {
@@ -85,7 +86,7 @@ def test_a_tooltip_stays_in_place_within_a_cell_and_moves_to_the_next_as_bokeh_p
 
     def hover(x, y):
         page.mouse.move(x, y)
-        page.wait_for_function("() => new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(true), 0)))")
+        page.wait_for_function(TWO_FRAMES)
 
     (x1, y1), (x2, y2) = cell(0, 0), cell(2, 1)
     hover(x1, y1)

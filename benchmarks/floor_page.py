@@ -105,7 +105,7 @@ LIVE_JS = Path(__file__).resolve().parents[1] / "app" / "static" / "live.js"
 # patches": BokehJS's cost for the same figures as we have cut it.
 PATCHES = ("quiet_styles", "local_layout", "axes_on_change", "coalesce_updates", "quick_text", "lazy_text_copies",
            "lazy_copies", "quick_marker_masks", "quiet_slider_echo", "later_positions", "unset_css_values",
-           "hidden_figures_wait", "raw_moves", "axes_once", "index_when_asked")
+           "hidden_figures_wait", "raw_moves", "axes_once", "paints_next_frame", "index_when_asked")
 
 
 def live_patches(doc: Document) -> None:

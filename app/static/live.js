@@ -32,6 +32,8 @@
  * data range, a mask), not at every change of its data, and skips a figure's data-range bounds
  * when it has no data range.
  * AELive.axes_once measures an axis's labels once per repaint of its figure, not two or three times.
+ * AELive.paints_next_frame paints a figure at the next animation frame, not a frame later when its
+ * last paint was less than 1000/60 ms before (BokehJS's own throttle).
  * AELive.sends_later sends a served page's changes to Python in one message once the frame that
  * shows them is painted, not one message per change before it.
  * AELive.quiet_tooltips leaves a hover's tooltip alone while the pointer stays in one cell, and
@@ -875,11 +877,52 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     axis.__ae_once = true;
     return true;
   }
+  function plot_class() { return bokeh_class("models/plots/plot_canvas", "PlotView"); }
   function axes_classes() {
-    return [bokeh_class("models/plots/plot_canvas", "PlotView"), bokeh_class("models/axes/axis", "AxisView")];
+    return [plot_class(), bokeh_class("models/axes/axis", "AxisView")];
   }
   function axes_once(doc) {
     return doc != null && axes_measured_once.apply(null, axes_classes());
+  }
+
+  // BokehJS 3.10 sends every paint of a figure through a 60 Hz throttle of its own
+  // (PlotView.throttled_paint, core/util/throttle): a paint asked for less than 1000/60 ms, by
+  // Date.now(), after the figure's last one first waits on a timer for the rest of that time and
+  // only then asks for an animation frame. Frames already come at most once per display refresh,
+  // and the timer ends no sooner than the next frame begins, so such a paint waits a frame more
+  // than it needs: over a drag of the lookup's query, 12-14 of 60 moves. A figure's paint is now
+  // asked for at the next animation frame directly; asked for again before that frame, it is
+  // still one paint, and the view's readiness waits for it as before. Patched once per page, on
+  // the class of every plot's view.
+  function paints_at_next_frame(proto) {  // proto: PlotView's class
+    if (!proto || typeof proto.schedule_paint !== "function" || typeof proto.repaint !== "function" ||
+        typeof proto._await_ready !== "function" || typeof requestAnimationFrame !== "function") return false;
+    if (proto.__ae_next_frame) return true;
+    var own = proto.schedule_paint;
+    proto.schedule_paint = function () {
+      if (this.is_paused) return;
+      var view = this, p = view.__ae_paint || (view.__ae_paint = { frame: null, waiting: [] });
+      var done = new Promise(function (resolve, reject) { p.waiting.push([resolve, reject]); });
+      if (p.frame == null) p.frame = requestAnimationFrame(function () {
+        var waiting = p.waiting;
+        p.frame = null;
+        p.waiting = [];
+        try {
+          if (!view.is_destroyed) view.repaint();
+        } catch (e) {  // as BokehJS's throttle does: the paint's error rejects the view's readiness
+          waiting.forEach(function (w) { w[1](e); });
+          return;
+        }
+        waiting.forEach(function (w) { w[0](); });
+      });
+      this._await_ready(done);
+    };
+    proto.__ae_own_schedule = own;  // BokehJS's own, for the tests
+    proto.__ae_next_frame = true;
+    return true;
+  }
+  function paints_next_frame(doc) {
+    return doc != null && paints_at_next_frame(plot_class());
   }
 
   // A hover tool shows a cell's arithmetic in BokehJS's Tooltip, and BokehJS 3.10 did all of it
@@ -1015,6 +1058,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     if (text_copies_wait(bokeh_class("models/glyphs/text", "TextView"))) done.push("lazy_text_copies");
     if (moves_on_arrival(bokeh_class("core/ui_gestures", "UIGestures"))) done.push("raw_moves");
     if (axes_measured_once.apply(null, axes_classes())) done.push("axes_once");
+    if (paints_at_next_frame(plot_class())) done.push("paints_next_frame");
     if (index_on_demand.apply(null, index_classes())) done.push("index_when_asked");
     if (sends_after_paint(bokeh_class("client/session", "ClientSession"))) done.push("sends_later");
     if (tooltips_in_place.apply(null, tooltip_classes())) done.push("quiet_tooltips");
@@ -1185,7 +1229,7 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     text: text, settle: settle, quiet_styles: quiet_styles, local_layout: local_layout, throttle: throttle,
     coalesce_updates: coalesce_updates, quick_text: quick_text, lazy_text_copies: lazy_text_copies, lazy_copies: lazy_copies, axes_on_change: axes_on_change,
     quick_marker_masks: quick_marker_masks, raw_moves: raw_moves, quiet_slider_echo: quiet_slider_echo, later_positions: later_positions, axes_once: axes_once,
-    index_when_asked: index_when_asked, sends_later: sends_later, unsent_changes: unsent_changes, quiet_tooltips: quiet_tooltips,
+    paints_next_frame: paints_next_frame, index_when_asked: index_when_asked, sends_later: sends_later, unsent_changes: unsent_changes, quiet_tooltips: quiet_tooltips,
     unset_css_values: unset_css_values, sets_bk_css: sets_bk_css, hidden_figures_wait: hidden_figures_wait, early: early, quiet_equal_data: quiet_equal_data,
     same_data: same_data, same_value: same_value, guard_late: guard_late, busy_until_still: busy_until_still,
   };

@@ -665,7 +665,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       AELive.quiet_styles(doc); AELive.local_layout(doc); AELive.axes_on_change(doc); AELive.coalesce_updates(doc);
       AELive.quick_text(doc); AELive.lazy_text_copies(doc); AELive.lazy_copies(doc); AELive.quick_marker_masks(doc);
       AELive.quiet_slider_echo(doc); AELive.later_positions(doc); AELive.unset_css_values(doc);
-      AELive.hidden_figures_wait(doc); AELive.raw_moves(doc); AELive.axes_once(doc);
+      AELive.hidden_figures_wait(doc); AELive.raw_moves(doc); AELive.axes_once(doc); AELive.paints_next_frame(doc);
       AELive.index_when_asked(doc); AELive.sends_later(doc); AELive.quiet_tooltips(doc);
       AELive.quiet_equal_data(doc);
     }

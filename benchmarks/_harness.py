@@ -328,6 +328,51 @@ HOOK_BOKEH = r"""(specs) => {
   return labels;
 }"""
 
+# For a drag at a hand's pace (run.drag_hand): the figures of a Bokeh document that draw the
+# watched sources, each paint of theirs timed, and the end of the frame it was painted in (a message
+# posted from the paint is handled once that frame's work is done). A move whose page paints only
+# some of its figures in the next frame has not been shown until the last of them is.
+HOOK_PAINTS = r"""(names) => {
+  const P = window.__bench_paints = {figures: [], paints: []};
+  const figs = Array.from(Bokeh.index.query((v) => typeof v._actual_paint === "function" && v.renderer_views != null &&
+    Array.from(v.renderer_views.values()).some((r) => r.model.data_source != null && names.includes(r.model.data_source.name))));
+  for (const v of figs) {
+    const label = v.model.name || v.model.id, paint = v._actual_paint;
+    P.figures.push(label);
+    v._actual_paint = function () {
+      const row = {figure: label, at: performance.now(), frame: null};
+      P.paints.push(row);
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => { row.frame = performance.now(); ch.port1.close(); };
+      ch.port2.postMessage(null);
+      return paint.apply(this, arguments);
+    };
+  }
+  return P.figures;
+}"""
+
+
+def shown_latencies(rs: list[dict], paints: list[dict], figures: list[str]) -> tuple[list[float], int]:
+    """Per event with an update: its timeStamp -> the end of the frame by which it is shown, that
+    is the bench's frame after its change (for what is not a figure: texts, tables) and, for each
+    figure drawing the watched sources, the frame of its first paint after the change; in ms. And
+    how many events had no update. An event whose figure has not painted since is not counted."""
+    got, missed = [], 0
+    for r in rs:
+        if r["update"] is None or r["frame"] is None:
+            missed += 1
+            continue
+        ends = [r["frame"]]
+        for f in figures:
+            first = next((p for p in paints if p["figure"] == f and p["at"] >= r["update"] and p["frame"] is not None), None)
+            if first is None:
+                break
+            ends.append(first["frame"])
+        else:
+            got.append(max(ends) - r["ts"])
+    return got, missed
+
+
 # Hooks for plain DOM texts (Streamlit, Voila): a MutationObserver compares the text each time.
 HOOK_TEXT = r"""(textFn) => {
   const get = eval(textFn);

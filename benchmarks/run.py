@@ -215,6 +215,44 @@ def drag_live(page, t: D.Target, moves: int, warmup: int = 5, phase: str = "afte
     return out
 
 
+def drag_hand(page, t: D.Target, moves: int, warmup: int = 5) -> dict:
+    """The same drag at a hand's pace: a move every 1/60 s, sent without waiting for the page (the
+    sleeps are that pace), as a hand moves the pointer at 60 Hz whatever the page does. Per move:
+    until the end of the frame by which every figure drawing the watched sources has painted it
+    (H.shown_latencies), so a figure whose paint a page puts off to a later frame counts then."""
+    plot = t.drag["plot"]
+    scroll_to_plot(page, plot)
+    page.evaluate("() => __bench.reset(null)")
+    figures = page.evaluate(H.HOOK_PAINTS, [s["name"] for s in t.hook[1] if s.get("name")]) if t.hook[0] == "bokeh" else []
+    (sx, sy), path, _ = drag_path(page, t, warmup + moves)
+    if "query" in t.drag:
+        if not grab(page, plot, t.drag["query"], sx, sy, path[warmup - 1]):
+            raise RuntimeError("the drag could not grab the query")
+    else:
+        page.mouse.move(sx, sy)
+        page.mouse.down()
+        for px, py in path[:warmup]:
+            page.mouse.move(px, py, steps=2)
+    page.wait_for_timeout(300)
+    if t.need.get("drag"):
+        page.evaluate("(n) => { __bench.need = n; }", t.need["drag"])
+    page.evaluate("() => { __bench_paints.paints.length = 0; __bench.reset('move'); }")
+    start = time.monotonic()
+    for i, xy in enumerate(path[warmup:]):
+        time.sleep(max(0.0, start + i * FRAME_S - time.monotonic()))
+        page.mouse.move(*xy)
+    page.wait_for_timeout(300)  # the last moves' frames
+    rs = H.rows(page)
+    paints = page.evaluate("() => __bench_paints.paints")
+    page.evaluate("() => __bench.reset(null)")
+    page.mouse.up()
+    page.wait_for_timeout(800)  # the release goes to Python once; let it finish
+    lat, missed = H.shown_latencies(rs, paints, figures)
+    return {"move_ms": H.summary(lat), "moves": len(rs), "moves_without_update": missed, "figures": figures,
+            "paints_per_figure": {f: sum(1 for p in paints if p["figure"] == f) for f in figures},
+            "pace_ms": round(FRAME_S * 1000, 2)}
+
+
 def phase_wait(phase: str):
     """What to do before each key press, click or drag move. "after-frame": nothing (the event goes
     as soon as the last update has been painted and read back, so it lands at about the same point
@@ -390,6 +428,12 @@ def interactions(browser, t: D.Target, a: argparse.Namespace) -> dict:
             except Exception as exc:  # noqa: BLE001 - recorded; the slider is still measured
                 out["drag"] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
                 page.mouse.up()
+            if t.drag["live"]:
+                try:
+                    out["hand"] = drag_hand(page, t, a.moves)
+                except Exception as exc:  # noqa: BLE001
+                    out["hand"] = {"error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+                    page.mouse.up()
         if t.slider is not None:
             try:
                 compared = t.key.split(".")[0] == "lookup" or t.key in COMPARED
@@ -423,7 +467,7 @@ def measure(browser, t: D.Target, a: argparse.Namespace) -> dict:
         if full and not a.cold_only:
             log(f"{t.label}: interactions")
             res.update(interactions(browser, t, a))
-            for k in ("drag", "slider", "click"):
+            for k in ("drag", "hand", "slider", "click"):
                 if get(res, k, "error"):
                     log(f"{t.label}: {k}: {res[k]['error'][:200]}")
             if t.server is not None and (t.key.split(".")[0] in a.memory_plates or t.key in ("baseline", "streamlit", "voila")):
@@ -657,6 +701,7 @@ def run(a: argparse.Namespace) -> dict:
                         got = guarded(lambda: interactions(browser, D.floor_drag(
                             floor_page.write(tmp / "floor" / "floor-drag.html", drag=True).resolve().as_uri()), a))
                         result["floor"]["drag"] = got.get("drag", got)  # or the page's error
+                        result["floor"]["hand"] = got.get("hand", got)
                         result["floor"]["drag_page_errors"] = got.get("page_errors", [])
                     # The heavy plates' own floors: their shown figures in Bokeh alone, and with
                     # live.js's patches (benchmarks/plate_floors.py), beside their exported pages.
@@ -732,6 +777,8 @@ METRICS = [
     # label, path in a target's result, unit
     ("drag: move → bars & numbers, median", ("drag", "move_ms", "median"), "ms"),
     ("drag: move → bars & numbers, p95", ("drag", "move_ms", "p95"), "ms"),
+    ("drag at a hand's pace (a move every 1/60 s) → shown, median", ("hand", "move_ms", "median"), "ms"),
+    ("drag at a hand's pace (a move every 1/60 s) → shown, p95", ("hand", "move_ms", "p95"), "ms"),
     ("slider: arrow key → bars & numbers, median", ("slider", "press_ms", "median"), "ms"),
     ("slider: arrow key → bars & numbers, p95", ("slider", "press_ms", "p95"), "ms"),
     ("click: tap / button → update, median", ("click", "click_ms", "median"), "ms"),
@@ -759,10 +806,10 @@ def cell(r: dict | None, path, unit, kind: str) -> object:
     v = get(r, *path)
     if v is not None:
         return v
-    if path[0] == "drag":
+    if path[0] in ("drag", "hand"):
         if kind == "baseline" and path[1] == "move_ms":
             return "no update until release"
-        if kind == "peer" or (kind == "floor" and get(r, "drag") is None):
+        if kind == "peer" or (kind == "floor" and get(r, path[0]) is None):
             return "no draggable plot"
     if kind in ("exported", "floor") and any(x.startswith(("server", "rss")) for x in path):
         # the floor's server figures are its page's from Bokeh's server (floor_served)
@@ -772,14 +819,14 @@ def cell(r: dict | None, path, unit, kind: str) -> object:
         return get(r, "drag", "server_cpu_per_gesture", "ms_per")
     if kind == "baseline" and path[:2] == ("drag", "server_cpu_per_move"):
         return "nothing sent during the move"
-    if kind in ("served", "exported") and path[0] in ("drag", "slider") and not get(r, "note") == "":
+    if kind in ("served", "exported") and path[0] in ("drag", "hand", "slider") and not get(r, "note") == "":
         return "no driver"
     return None
 
 
 def baseline_value(base: dict, path):
-    """The baseline's number to compare with: for a drag move, its release → update."""
-    if path[0] == "drag" and path[1] == "move_ms":
+    """The baseline's number to compare with: for a drag move (either pace), its release → update."""
+    if path[0] in ("drag", "hand") and path[1] == "move_ms":
         return get(base, "drag", "release_ms", path[2])
     if path[:2] == ("drag", "server_cpu_per_release"):
         return get(base, "drag", "server_cpu_per_gesture", "ms_per")
@@ -813,13 +860,13 @@ def table(res: dict) -> str:
             if not p.get("driver") and path[0] != "cold":
                 continue
             s, e = cell(served, path, unit, "served"), cell(exported, path, unit, "exported")
-            if path[0] in ("drag", "slider", "click") and get(served, path[0]) is None and get(exported, path[0]) is None:
+            if path[0] in ("drag", "hand", "slider", "click") and get(served, path[0]) is None and get(exported, path[0]) is None:
                 continue  # the plate has no such control
             b = cell(base, path, unit, "baseline")
             bv = baseline_value(base, path)
             row = [label, fmt(s, unit), ratio(bv, s), fmt(e, unit), ratio(bv, e)]
             bcell = fmt(b, unit)
-            if path[:2] == ("drag", "move_ms"):
+            if path[0] in ("drag", "hand") and path[1] == "move_ms":
                 rel = get(base, "drag", "release_ms", path[2])
                 bcell = f"no update until release (release → update {fmt(rel, unit)})" if rel is not None else bcell
             row.append(bcell)
@@ -871,6 +918,7 @@ def table(res: dict) -> str:
 SUMMARY_METRICS = [
     ("drag move → update, median", ("drag", "move_ms", "median"), "ms"),
     ("drag move → update, p95", ("drag", "move_ms", "p95"), "ms"),
+    ("drag at a hand's pace → shown, median", ("hand", "move_ms", "median"), "ms"),
     ("slider key → update, median", ("slider", "press_ms", "median"), "ms"),
     ("slider key → update, p95", ("slider", "press_ms", "p95"), "ms"),
     ("click → update, median", ("click", "click_ms", "median"), "ms"),
@@ -901,7 +949,7 @@ def summary_table(res: dict) -> str:
                 continue
             bv = baseline_value(base, path)
             bcell = fmt(bv, unit)
-            if path[:2] == ("drag", "move_ms") and bv is not None:
+            if path[0] in ("drag", "hand") and path[1] == "move_ms" and bv is not None:
                 bcell = f"{fmt(bv, unit)} (release → update; nothing during the move)"
             row = [slug, label, fmt(sv, unit), ratio(bv, sv), fmt(ev, unit), ratio(bv, ev), bcell]
             if floor:
@@ -913,7 +961,7 @@ def summary_table(res: dict) -> str:
             if peers:
                 pv = {k: get(peers[k], *path) for k in peers}
                 nums = {k: v for k, v in pv.items() if isinstance(v, (int, float))}
-                if nums and path[0] != "drag":
+                if nums and path[0] not in ("drag", "hand"):
                     k = min(nums, key=nums.get)
                     row += [f"{fmt(nums[k], unit)} ({peers[k].get('label', k)})",
                             f"{ratio(nums[k], sv)} / {ratio(nums[k], ev)}"]
@@ -923,7 +971,7 @@ def summary_table(res: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-BEFORE_METRICS = [m for m in METRICS if m[1][0] in ("drag", "slider", "click", "cold")
+BEFORE_METRICS = [m for m in METRICS if m[1][0] in ("drag", "hand", "slider", "click", "cold")
                   or m[1][:2] == ("cold", "server_cpu_per_load")]
 
 

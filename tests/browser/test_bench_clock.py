@@ -62,3 +62,32 @@ def test_an_update_ends_after_every_paint_of_its_frame(page):
     assert missed == 0 and min(lat) >= 24  # both figures' 12 ms are in every latency
     parts = H.breakdown(rs)
     assert parts["frame_work_ms"]["min"] >= 12  # the second figure's paint, after the bench's callback
+
+
+def test_a_hand_paced_drag_counts_each_figures_paint(browser, exported_file):
+    """The suite's drag at a hand's pace (run.drag_hand) on the exported lookup page: a real drag,
+    a move every 1/60 s; the hook finds the figures that draw the watched sources and times each of
+    their paints to the end of its frame; nearly every move is counted, and the page's numbers are attention_core's where the query was left."""
+    path = list(sys.path)
+    sys.path[:0] = [str(BENCHMARKS), str(BENCHMARKS.parent)]
+    try:
+        H, D, R = (importlib.import_module(m) for m in ("_harness", "_drivers", "run"))
+    finally:
+        sys.path[:] = path
+    from helpers import assert_matches_core, core_from_query, read_state
+
+    t = D.ours("lookup", exported_file.as_uri(), D.DRIVERS["lookup"], served=False)
+    ctx, page, _, errors = H.open_page(browser, t.url, t.ready)
+    try:
+        R.install_hooks(page, t)
+        out = R.drag_hand(page, t, 40)
+        assert sorted(out["figures"]) == ["bars", "scale"], out
+        assert out["moves"] >= 35 and out["move_ms"]["n"] >= out["moves"] - out["moves_without_update"] - 2, out
+        assert all(n >= 20 for n in out["paints_per_figure"].values()), out
+        paints = page.evaluate("() => __bench_paints.paints")
+        assert paints and all(p["frame"] is not None and p["frame"] >= p["at"] for p in paints)
+        st = read_state(page)
+        assert_matches_core(st, core_from_query(st["query"]["x"][0], st["query"]["y"][0]), check_query=False)
+        assert errors == []
+    finally:
+        ctx.close()

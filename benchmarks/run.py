@@ -171,14 +171,14 @@ def drag_path(page, t: D.Target, n: int) -> tuple[tuple[float, float], list[tupl
     return pts[xs[0]], [pts[x] for x in order], (lambda: True)
 
 
-def drag_live(page, t: D.Target, moves: int, warmup: int = 5, phase: str = "after-frame") -> dict:
-    """Press in the plot and move one move at a time, each waited for (see drag_path); with
-    phase "random", each move goes after a seeded random part of a frame (phase_wait)."""
+def press_on_path(page, t: D.Target, moves: int, warmup: int) -> list[tuple[float, float]]:
+    """Not measured: press in the driver's plot (on the query, or at the sweep's start) and bring
+    the pointer onto the path (drag_path; every position computed first). Returns the `moves`
+    positions left to move through, the pointer held down."""
     plot = t.drag["plot"]
     scroll_to_plot(page, plot)
     page.evaluate("() => __bench.reset(null)")
-    (sx, sy), path, holds = drag_path(page, t, warmup + moves)
-    # Not measured: grab and bring the pointer onto the path (positions are all computed first).
+    (sx, sy), path, _ = drag_path(page, t, warmup + moves)
     if "query" in t.drag:
         if not grab(page, plot, t.drag["query"], sx, sy, path[warmup - 1]):
             raise RuntimeError("the drag could not grab the query")
@@ -190,11 +190,18 @@ def drag_live(page, t: D.Target, moves: int, warmup: int = 5, phase: str = "afte
         page.wait_for_timeout(100)
     if t.need.get("drag"):
         page.evaluate("(n) => { __bench.need = n; }", t.need["drag"])
+    return path[warmup:]
+
+
+def drag_live(page, t: D.Target, moves: int, warmup: int = 5, phase: str = "after-frame") -> dict:
+    """Press in the plot and move one move at a time, each waited for (see drag_path); with
+    phase "random", each move goes after a seeded random part of a frame (phase_wait)."""
+    path = press_on_path(page, t, moves, warmup)
     meter = H.CpuMeter(t.server and t.server.pid, t.idle)
     ws0 = page.evaluate("() => __bench.ws_sent")
     page.evaluate("() => __bench.reset('move')")
     wait = phase_wait(phase)
-    stopped = H.each_waited(page, path[warmup:], lambda xy: (wait(), page.mouse.move(*xy)), 3000)
+    stopped = H.each_waited(page, path, lambda xy: (wait(), page.mouse.move(*xy)), 3000)
     rs = H.rows(page)
     cpu_moves = meter.per(len(rs))
     ws_moves = page.evaluate("() => __bench.ws_sent") - ws0
@@ -220,25 +227,11 @@ def drag_hand(page, t: D.Target, moves: int, warmup: int = 5) -> dict:
     sleeps are that pace), as a hand moves the pointer at 60 Hz whatever the page does. Per move:
     until the end of the frame by which every figure drawing the watched sources has painted it
     (H.shown_latencies), so a figure whose paint a page puts off to a later frame counts then."""
-    plot = t.drag["plot"]
-    scroll_to_plot(page, plot)
-    page.evaluate("() => __bench.reset(null)")
     figures = page.evaluate(H.HOOK_PAINTS, [s["name"] for s in t.hook[1] if s.get("name")]) if t.hook[0] == "bokeh" else []
-    (sx, sy), path, _ = drag_path(page, t, warmup + moves)
-    if "query" in t.drag:
-        if not grab(page, plot, t.drag["query"], sx, sy, path[warmup - 1]):
-            raise RuntimeError("the drag could not grab the query")
-    else:
-        page.mouse.move(sx, sy)
-        page.mouse.down()
-        for px, py in path[:warmup]:
-            page.mouse.move(px, py, steps=2)
-    page.wait_for_timeout(300)
-    if t.need.get("drag"):
-        page.evaluate("(n) => { __bench.need = n; }", t.need["drag"])
+    path = press_on_path(page, t, moves, warmup)
     page.evaluate("() => { __bench_paints.paints.length = 0; __bench.reset('move'); }")
     start = time.monotonic()
-    for i, xy in enumerate(path[warmup:]):
+    for i, xy in enumerate(path):
         time.sleep(max(0.0, start + i * FRAME_S - time.monotonic()))
         page.mouse.move(*xy)
     page.wait_for_timeout(300)  # the last moves' frames

@@ -892,10 +892,9 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   // and the timer ends no sooner than the next frame begins, so such a paint waits a frame more
   // than it needs: dragging the lookup's query at a hand's pace (a move every 1/60 s), its bars
   // were painted at 68 of 120 moves and showed a move 21.1 ms after it (median; 8.0 ms with
-  // this). A figure's paint is now
-  // asked for at the next animation frame directly; asked for again before that frame, it is
-  // still one paint, and the view's readiness waits for it as before. Patched once per page, on
-  // the class of every plot's view.
+  // this). A figure's paint is now asked for at the next animation frame directly; asked for
+  // again before that frame, it is still one paint, and the view's readiness waits for it as
+  // before. Patched once per page, on the class of every plot's view.
   function paints_at_next_frame(proto) {  // proto: PlotView's class
     if (!proto || typeof proto.schedule_paint !== "function" || typeof proto.repaint !== "function" ||
         typeof proto._await_ready !== "function" || typeof requestAnimationFrame !== "function") return false;

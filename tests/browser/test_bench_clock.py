@@ -33,13 +33,18 @@ window.addEventListener("keydown", () => {
 </script></body></html>"""
 
 
-def harness():
+def bench(name: str):
+    """A module of benchmarks/, imported with it (and the repository, for run.py) on the path."""
     path = list(sys.path)
-    sys.path.insert(0, str(BENCHMARKS))
+    sys.path[:0] = [str(BENCHMARKS), str(BENCHMARKS.parent)]
     try:
-        return importlib.import_module("_harness")
+        return importlib.import_module(name)
     finally:
         sys.path[:] = path
+
+
+def harness():
+    return bench("_harness")
 
 
 def test_an_update_ends_after_every_paint_of_its_frame(page):
@@ -67,13 +72,9 @@ def test_an_update_ends_after_every_paint_of_its_frame(page):
 def test_a_hand_paced_drag_counts_each_figures_paint(browser, exported_file):
     """The suite's drag at a hand's pace (run.drag_hand) on the exported lookup page: a real drag,
     a move every 1/60 s; the hook finds the figures that draw the watched sources and times each of
-    their paints to the end of its frame; nearly every move is counted, and the page's numbers are attention_core's where the query was left."""
-    path = list(sys.path)
-    sys.path[:0] = [str(BENCHMARKS), str(BENCHMARKS.parent)]
-    try:
-        H, D, R = (importlib.import_module(m) for m in ("_harness", "_drivers", "run"))
-    finally:
-        sys.path[:] = path
+    their paints to the end of its frame; nearly every move is counted, and the page's numbers are
+    attention_core's where the query was left."""
+    H, D, R = (bench(m) for m in ("_harness", "_drivers", "run"))
     from helpers import assert_matches_core, core_from_query, read_state
 
     t = D.ours("lookup", exported_file.as_uri(), D.DRIVERS["lookup"], served=False)

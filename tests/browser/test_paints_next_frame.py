@@ -5,10 +5,9 @@ throttled_paint): a paint asked for less than 1000/60 ms after the figure's last
 timer first, which ends no sooner than the next frame begins, so the paint comes a frame late.
 The tests drag the exported lookup plate's query with real mouse moves at a hand's pace and
 check, at the end of the frame after each move, that every figure drawing the moved numbers has
-painted them; and
-they ask a figure for a paint right after one, with the patch and with BokehJS's own scheduling
-put back, to see that ours paints in the next frame (once, for two requests) where BokehJS's
-waits on its timer, so the check can fail.
+painted them; and they ask a figure for a paint right after one, with the patch and with
+BokehJS's own scheduling put back, to see that ours paints in the next frame (once, for two
+requests) where BokehJS's waits on its timer, so the check can fail.
 """
 
 from __future__ import annotations

@@ -64,15 +64,18 @@ AFTER_FRAME = r"""() => new Promise((done) => requestAnimationFrame(() => {
 # Ask the bars' figure for a paint in the task right after one of its paints (well inside
 # BokehJS's 1000/60 ms), twice, and see which frame paints: a callback asked for after the
 # requests runs, in the next frame, after any paint they asked for at that frame. `own`:
-# BokehJS's scheduling put back on the class, for the paint before the requests too. Returns
+# BokehJS's scheduling put back on the class, for the paint before the requests too. On a
+# loaded machine that paint and the frame after it can take longer than BokehJS's 1000/60 ms,
+# and its throttle then lets the next paint through at once, so the paint before the requests
+# is asked for again (a few frames apart) until the requests come well inside it. Returns
 # [paints by that callback, paints once the figure has painted and two more frames passed,
-# timers the requests set].
+# timers the requests set, ms from the paint before the requests to them].
 REQUEST_AFTER_PAINT = r"""(own) => new Promise((done) => {
   const P = Bokeh.require("models/plots/plot_canvas").PlotView.prototype, ours = P.schedule_paint;
   const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("bars"));
-  let paints = 0, timers = 0;
+  let paints = 0, timers = 0, painted_at = -Infinity;
   const paint = v._actual_paint, st = window.setTimeout;
-  v._actual_paint = function () { paints += 1; return paint.apply(this, arguments); };
+  v._actual_paint = function () { paints += 1; painted_at = Date.now(); return paint.apply(this, arguments); };
   const frame = () => new Promise((r) => requestAnimationFrame(r));
   const after_frame = () => new Promise((r) => requestAnimationFrame(() => {
     const ch = new MessageChannel();
@@ -82,9 +85,14 @@ REQUEST_AFTER_PAINT = r"""(own) => new Promise((done) => {
   (async () => {
     if (own) P.schedule_paint = P.__ae_own_schedule;
     try {
-      v.request_paint();  // the last paint before the requests, in the next frame
-      await after_frame();
+      for (let tries = 0; tries < 40; tries++) {
+        v.request_paint();  // the last paint before the requests, in the next frame
+        await after_frame();
+        if (Date.now() - painted_at < 1000 / 60 - 4) break;
+        await frame(); await frame();  // BokehJS's throttle has let go of that paint: try again
+      }
       paints = 0;
+      const since = Date.now() - painted_at;
       window.setTimeout = function () { timers += 1; return st.apply(this, arguments); };
       v.request_paint();
       v.request_paint();
@@ -93,7 +101,7 @@ REQUEST_AFTER_PAINT = r"""(own) => new Promise((done) => {
       const next = paints;
       for (let i = 0; i < 60 && paints === 0; i++) await frame();
       await frame(); await frame();
-      done([next, paints, timers]);
+      done([next, paints, timers, since]);
     } finally {
       P.schedule_paint = ours; v._actual_paint = paint; window.setTimeout = st;
     }
@@ -149,7 +157,8 @@ def test_a_paint_asked_for_right_after_one_comes_at_the_next_frame_once(new_tab,
     tab, page = open_lookup(new_tab, exported_file)
     ours = page.evaluate(REQUEST_AFTER_PAINT, False)
     own = page.evaluate(REQUEST_AFTER_PAINT, True)
-    assert ours == [1, 1, 0], ours
+    assert ours[:3] == [1, 1, 0], ours
+    assert own[3] < 1000 / 60 - 4, own  # the requests came inside BokehJS's throttle
     assert own[0] == 0 and own[1] == 1 and own[2] >= 1, own
     page.evaluate(TWO_FRAMES)
     assert_matches_core(read_state(page), core_from_query(*query_xy(page)))

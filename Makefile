@@ -27,8 +27,10 @@ serve: $(STAMP)
 # make test keeps within CI's 30-minute budget: tests marked slow (none at present) are left
 # to make test-all. Two workers (pytest-xdist; each starts its own server and browser) use both
 # cores of the CI machine, whose tests spend much of their time waiting on the browser's frames
-# and the server: 22.1 min in one process, 13.6 in two, in one slow hour. TEST_WORKERS=0 runs them
-# in one process.
+# and the server: 22.1 min in one process, 13.6 in two, in one slow hour; in the slowest hour yet
+# (4 Dec 2026, attention_core's `attention` 243 us a call against 55-60 in a quiet one), 21.9 min
+# in two, and .ci/run on a fresh clone 25.2 min with its installs. The hostile links take about a
+# quarter of it (make hostile). TEST_WORKERS=0 runs them in one process.
 TEST_WORKERS ?= 2
 PYTEST_WORKERS := $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist worksteal)
 

@@ -98,6 +98,17 @@ READY = r"""(names) => {
   if (v == null || v.canvas_view == null || v.frame == null || !(v.frame.bbox.width > 0)) return false;
   if (d.get_model_by_name("weights").data.pct[0] === "" || d.is_idle === false) return false;
   if (document.readyState !== "complete") return false;
+  // Style sheets linked inside the views' shadow roots load after readyState says "complete";
+  // one that lands late moves the plot (under load, after the layout looked settled).
+  const pending = (root) => {
+    let n = 0;
+    for (const el of root.querySelectorAll("*")) {
+      if (el.tagName === "LINK" && el.rel === "stylesheet" && el.sheet == null) n += 1;
+      if (el.shadowRoot) n += pending(el.shadowRoot);
+    }
+    return n;
+  };
+  if (pending(document) > 0 || (document.fonts && document.fonts.status !== "loaded")) return false;
   // The layout has settled: the plot has not moved for a few animation frames.
   const r = v.canvas_view.events_el.getBoundingClientRect();
   const key = [r.left, r.top, r.width, r.height].join(",");

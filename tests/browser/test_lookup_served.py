@@ -72,15 +72,18 @@ def test_defaults_render_the_seed_numbers(tab, served_url):
 def test_drag_query_updates_live_then_python_agrees(tab, served_url):
     page = open_lookup(tab, served_url)
     w0 = read_weights(page)
+    sent = wait_synced(page)["sent"]
+    # Where the query is on the page, read last, just before the press.
     start = to_page_xy(page, "vectors", *query_xy(page))
     end = to_page_xy(page, "vectors", 0.0, 3.0)
-    sent = wait_synced(page)["sent"]
 
     readings = drag(page, start, end, steps=20)
 
     # Live: the weights follow the hand at (nearly) every move, not only at the end.
     moved = [i for i, r in enumerate(readings) if changed(r, w0)]
-    assert len(moved) >= len(readings) - 2, f"weights changed at moves {moved} of {len(readings)}"
+    assert len(moved) >= len(readings) - 2, (
+        f"weights changed at moves {moved} of {len(readings)}; pressed at {start}, the query is now "
+        f"at {to_page_xy(page, 'vectors', *query_xy(page))} on the page")
     distinct = {tuple(round(x, 12) for x in r) for r in readings}
     assert len(distinct) >= len(readings) // 2, f"only {len(distinct)} different readings during the drag"
     assert changed(readings[len(readings) // 2], readings[-1])

@@ -19,7 +19,9 @@ server runs without Panel's Location, notification and browser-info models.
 from __future__ import annotations
 
 import logging
+import threading
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from .bokeh_only import SWAPS, bokeh_twin, without_panel_scripts
 
@@ -59,6 +61,47 @@ def bokeh_layout_tree(root):
     return _bokeh_twin(root) if root.__qualified_model__ in SWAPS else root
 
 
+# Whether the page being built here is to hold Bokeh's models: per build, not per process. Bokeh
+# builds sessions' documents in worker threads (ApplicationContext._initialize_document_async),
+# so two builds overlap (a spare page and a visitor's); when each patched and restored Panel's
+# add_to_doc itself, one build's restore could land inside the other's, which then kept Panel's
+# models and its page Panel's JavaScript (seen once in CI, on /multi-head). asyncio.to_thread
+# runs each build in a copy of the caller's context, so a ContextVar set inside it is its own.
+_SWAPPING: ContextVar[bool] = ContextVar("ae_bokeh_layouts", default=False)
+_lock = threading.Lock()
+
+
+def _install_add_to_doc() -> bool:
+    """Put our add_to_doc in place of Panel's, once per process; it does Panel's own work unless
+    the current build is inside `bokeh_layouts()`. False when Panel has no add_to_doc."""
+    from panel import viewable
+
+    with _lock:
+        own = getattr(viewable, "add_to_doc", None)
+        if own is None:
+            return False
+        if getattr(own, "_ae_original", None) is not None:
+            return True
+
+        def add_to_doc(obj, doc, hold=False, skip=None):
+            if not _SWAPPING.get():
+                return own(obj, doc, hold=hold, skip=skip)
+            root = bokeh_layout_tree(obj)
+            if root.document is not None or skip:
+                return own(root, doc, hold=hold, skip=skip)
+            # Panel's add_to_doc first takes every model of the page out of any earlier document:
+            # a walk of the whole page (35 ms of masking's build). A page built for this session is
+            # in none, and had one of its models been, Bokeh's add_root raises ("Models must be
+            # owned by only a single document"). server_doc, the caller, ignores what Panel returns.
+            doc.add_root(root)
+            if doc.callbacks.hold_value is None and hold:
+                doc.hold()
+
+        add_to_doc._ae_original = own
+        viewable.add_to_doc = add_to_doc
+        return True
+
+
 @contextmanager
 def bokeh_layouts():
     """Within this block, Panel's `server_doc` puts a page into its document as
@@ -66,31 +109,16 @@ def bokeh_layouts():
     document, so the document's set of models is computed once, as without the swap (after it,
     a swap costs 35-75 ms of a session's build: a walk of every model and a second recompute).
     Panel's Python objects keep the models they made, their session clean-up included. The page
-    joins the document without Panel's walk that takes its models out of earlier documents."""
-    from panel import viewable
-
-    own = getattr(viewable, "add_to_doc", None)
-    if own is None:  # Panel puts pages into documents some other way: they keep Panel's models
+    joins the document without Panel's walk that takes its models out of earlier documents.
+    Builds in other threads, inside or outside their own block, are not affected."""
+    if not _install_add_to_doc():  # Panel puts pages into documents some other way: they keep Panel's models
         yield
         return
-
-    def add_to_doc(obj, doc, hold=False, skip=None):
-        root = bokeh_layout_tree(obj)
-        if root.document is not None or skip:
-            return own(root, doc, hold=hold, skip=skip)
-        # Panel's add_to_doc first takes every model of the page out of any earlier document: a
-        # walk of the whole page (35 ms of masking's build). A page built for this session is in
-        # none, and had one of its models been, Bokeh's add_root raises ("Models must be owned by
-        # only a single document"). server_doc, the caller here, ignores the models Panel returns.
-        doc.add_root(root)
-        if doc.callbacks.hold_value is None and hold:
-            doc.hold()
-
-    viewable.add_to_doc = add_to_doc
+    token = _SWAPPING.set(True)
     try:
         yield
     finally:
-        viewable.add_to_doc = own
+        _SWAPPING.reset(token)
 
 
 def holds_panel_models(doc) -> bool:

@@ -158,6 +158,58 @@ def test_a_page_holding_another_documents_model_is_refused_or_moved_as_before():
     assert moved.document is second and first.roots == [] and second.roots == [moved]
 
 
+def test_overlapping_builds_in_threads_each_keep_their_own_choice():
+    """Bokeh builds sessions' documents in worker threads, so builds overlap. Here build A's
+    block ends while build B is inside its own (the order that once left a CI page with Panel's
+    models), and a third build outside any block runs beside them: B still swaps, the third
+    keeps Panel's models."""
+    import threading
+
+    a_inside, b_inside, a_left = threading.Event(), threading.Event(), threading.Event()
+    kinds: dict[str, list[str]] = {}
+    errors: list[BaseException] = []
+
+    def page_kinds(doc) -> list[str]:
+        return sorted({m.__qualified_model__ for m in doc.models})
+
+    def build_a():
+        with bokeh_layouts():
+            a_inside.set()
+            b_inside.wait(10)
+        a_left.set()
+
+    def build_b():
+        a_inside.wait(10)
+        with bokeh_layouts():
+            b_inside.set()
+            a_left.wait(10)
+            doc = Document()
+            pn.Column(pn.pane.HTML("<b>B</b>")).server_doc(doc, location=False)
+        kinds["b"] = page_kinds(doc)
+
+    def build_outside():
+        a_left.wait(10)
+        doc = Document()
+        pn.Column(pn.pane.HTML("<b>C</b>")).server_doc(doc, location=False)
+        kinds["outside"] = page_kinds(doc)
+
+    def run(fn):
+        try:
+            fn()
+        except BaseException as exc:  # noqa: BLE001 - reported by the main thread below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(f,)) for f in (build_a, build_b, build_outside)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert not errors, errors
+    assert a_left.is_set() and set(kinds) == {"b", "outside"}, kinds
+    assert not [k for k in kinds["b"] if k.startswith("panel.")], kinds["b"]
+    assert {"panel.models.layout.Column", "panel.models.markup.HTML"} <= set(kinds["outside"]), kinds["outside"]
+
+
 class _Session:
     def __init__(self, doc):
         self.document = doc

@@ -127,10 +127,13 @@ DARK_MODEL_CSS = """
   --border-color: var(--ae-border); --divider-color: var(--ae-grid); --surface-background-color: var(--ae-surface);
   --inactive-bg: var(--ae-surface); --inactive-fg: var(--ae-muted); --active-bg: #1f4b6e; --active-fg: var(--ae-ink);
   --active-border: var(--ae-accent); --disabled-color: var(--ae-muted); --disabled-background-color: var(--ae-surface);
+  --default-disabled: var(--ae-surface); --default-disabled-border: var(--ae-border);
   --placeholder-color: var(--ae-muted); --icon-color: var(--ae-muted); --special: var(--ae-surface);
   --odd: var(--ae-surface); --muted-text: var(--ae-muted); --selected: #1f3a52; color: var(--ae-ink); }
 input, select, textarea, button, .bk-btn { color: var(--ae-ink); background-color: var(--ae-surface); border-color: var(--ae-border); }
 .bk-btn-default.bk-active, .bk-btn-group .bk-active { background-color: #1f4b6e; color: var(--ae-ink); }
+.bk-btn[disabled] { color: var(--ae-muted); }
+.bk-btn-primary:not([disabled]) { background-color: #1f4b6e; border-color: var(--ae-accent); color: var(--ae-ink); }
 .noUi-target { background: var(--ae-surface); border-color: var(--ae-border); box-shadow: none; }
 .noUi-handle { background: var(--ae-muted); border-color: var(--ae-border); box-shadow: none; }
 .noUi-connect { background: var(--ae-accent); }

@@ -54,7 +54,23 @@ PROBE = r"""() => {
   const ex = d.get_model_by_name("ae-explanation"), v = ex && Bokeh.index.find_one(ex);
   const p = v && (v.shadow_el || v.el).querySelector("p");
   const cs = p && getComputedStyle(p);
-  return {sw: html.scrollWidth, cw: html.clientWidth, classes: Array.from(html.classList), paper_var: getComputedStyle(html).getPropertyValue("--ae-paper").trim(),
+  // Disabled buttons (worked's Back at stage 0): their colours and opacity, read in the shadow roots.
+  const disabled = [], primary = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.matches(".bk-btn[disabled]") && el.getBoundingClientRect().width > 0) {
+        const c = getComputedStyle(el);
+        disabled.push({text: el.textContent.trim(), color: rgb(c.color), bg: rgb(c.backgroundColor), opacity: +c.opacity});
+      }
+      if (el.matches(".bk-btn-primary:not([disabled])") && el.getBoundingClientRect().width > 0) {
+        const c = getComputedStyle(el);
+        primary.push({text: el.textContent.trim(), color: rgb(c.color), bg: rgb(c.backgroundColor)});
+      }
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  return {disabled, primary, sw: html.scrollWidth, cw: html.clientWidth, classes: Array.from(html.classList), paper_var: getComputedStyle(html).getPropertyValue("--ae-paper").trim(),
           body_bg: rgb(getComputedStyle(document.body).backgroundColor),
           prose_color: cs ? rgb(cs.color) : null, prose_px: cs ? parseFloat(cs.fontSize) : null, plots, axes};
 }"""
@@ -75,8 +91,23 @@ def contrast(a: list[int], b: list[int]) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
+def over(c: list[int], alpha: float, behind: list[int]) -> list[int]:
+    """Colour c drawn at opacity alpha over the colour behind it."""
+    return [round(alpha * x + (1 - alpha) * y) for x, y in zip(c, behind)]
+
+
 def assert_dark_and_present(st: dict, where: str) -> None:
     dark = THEMES["dark"]
+    # A disabled button stays a dark button with readable grey text (it was a light grey block
+    # with light text, 1.3:1), as seen through its opacity over the page.
+    for b in st["disabled"]:
+        paper = rgb(dark["paper"])
+        fg, bg = over(b["color"], b["opacity"], paper), over(b["bg"], b["opacity"], paper)
+        assert contrast(bg, paper) < 1.5, (where, b)
+        assert contrast(fg, bg) >= 3.0, (where, b, round(contrast(fg, bg), 2))
+    # The call to action (worked's Step) keeps its own colour, not the plain buttons' surface.
+    for b in st["primary"]:
+        assert b["bg"] != rgb(dark["surface"]) and contrast(b["color"], b["bg"]) >= 4.5, (where, b)
     assert {"ae-dark", "ae-present"} <= set(st["classes"]), (where, st["classes"])
     assert st["paper_var"] == dark["paper"], where
     assert st["body_bg"] == rgb(dark["paper"]), (where, st["body_bg"])
@@ -116,6 +147,9 @@ def test_every_exported_plate_in_dark_presentation_mode(new_tab, exported_site):
     for slug in registry.slugs():
         st = open_page(tab.page, (exported_site / f"{slug}.html").as_uri() + "?theme=dark&present=1")
         assert_dark_and_present(st, slug)
+        if slug == "worked":  # at stage 0 its Back button is disabled: the check above saw it
+            assert any("Back" in b["text"] for b in st["disabled"]), st["disabled"]
+            assert any("Step" in b["text"] for b in st["primary"]), st["primary"]
         # On the 1280×720 projector the page is no wider than the screen (rows wrap instead).
         assert st["sw"] <= st["cw"] == 1280, f"{slug} scrolls sideways in presentation mode: {st['sw']} > {st['cw']}"
     # Without the settings nothing changes: the light page as before.

@@ -140,6 +140,9 @@ def timeline(raw: bytes, what: str, last: int) -> list[str]:
                                       "UpdateLayoutTree", "Paint", "Commit", "PrePaint", "RunMicrotasks",
                                       "BeginMainThreadFrame", "Layerize", "HitTest")
                     and e["dur"] >= 300]
+            if not kids:  # no script or rendering step: say what the task did instead (a GC, a message, ...)
+                kids = sorted((e for e in evs if task["ts"] <= e["ts"] < task["ts"] + task["dur"] and e is not task
+                               and e.get("dur", 0) >= 100), key=lambda e: -e["dur"])[:3]
             desc = ", ".join(f"{k['name']}{'(' + k['args']['data'].get('type', '') + ')' if k['name'] == 'EventDispatch' else ''}"
                              f" {k['dur'] / 1000:.1f}" for k in kids[:30])
             out.append(f"  +{(task['ts'] - a) / 1000:6.1f} ms  task {task['dur'] / 1000:5.1f} ms: {desc}")

@@ -248,13 +248,15 @@ def main(argv=None) -> int:
     try:
         subprocess.run([sys.executable, "-m", "app", "export", str(tmp), "--plate", a.plate], cwd=REPO, check=True,
                        capture_output=True, timeout=600)
-        exported_url = (tmp / f"{a.plate}.html").as_uri()
+        # The driver's own address (worked: a preset with keys to drag), as benchmarks/run.py loads it.
+        params = d.params if d is not None else ""
+        exported_url = (tmp / f"{a.plate}.html").as_uri() + params
         if not a.interactions_only:
             out["exported"] = js_profile(exported_url, D.ready_for_driver(d), a.loads)
         if d is not None and (a.interactions or a.interactions_only):
             t = D.ours(a.plate, exported_url, d, False)
             out["exported_interactions"] = interaction_profile(t.url, t, a.moves, a.moves)
-        targets = [("served", [sys.executable, "-m", "app", "serve", "--port", "{port}"], f"/{a.plate}", "/liveness",
+        targets = [("served", [sys.executable, "-m", "app", "serve", "--port", "{port}"], f"/{a.plate}{params}", "/liveness",
                     D.ready_for_driver(d))]
         if a.baseline:
             targets.append(("baseline", [str(Path(sys.executable).with_name("panel")), "serve",

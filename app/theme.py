@@ -133,7 +133,7 @@ DARK_MODEL_CSS = """
 input, select, textarea, button, .bk-btn { color: var(--ae-ink); background-color: var(--ae-surface); border-color: var(--ae-border); }
 .bk-btn-default.bk-active, .bk-btn-group .bk-active { background-color: #1f4b6e; color: var(--ae-ink); }
 .bk-btn[disabled] { color: var(--ae-muted); }
-.bk-btn-primary:not([disabled]) { background-color: #1f4b6e; border-color: var(--ae-accent); color: var(--ae-ink); }
+.bk-btn-primary:not([disabled]) { background-color: var(--active-bg); border-color: var(--ae-accent); color: var(--ae-ink); }
 .noUi-target { background: var(--ae-surface); border-color: var(--ae-border); box-shadow: none; }
 .noUi-handle { background: var(--ae-muted); border-color: var(--ae-border); box-shadow: none; }
 .noUi-connect { background: var(--ae-accent); }

@@ -56,16 +56,15 @@ PROBE = r"""() => {
   const cs = p && getComputedStyle(p);
   // Disabled buttons (worked's Back at stage 0): their colours and opacity, read in the shadow roots.
   const disabled = [], primary = [];
+  const look = (el) => {
+    const c = getComputedStyle(el);
+    return {text: el.textContent.trim(), color: rgb(c.color), bg: rgb(c.backgroundColor), opacity: +c.opacity};
+  };
   const walk = (root) => {
     for (const el of root.querySelectorAll("*")) {
-      if (el.matches(".bk-btn[disabled]") && el.getBoundingClientRect().width > 0) {
-        const c = getComputedStyle(el);
-        disabled.push({text: el.textContent.trim(), color: rgb(c.color), bg: rgb(c.backgroundColor), opacity: +c.opacity});
-      }
-      if (el.matches(".bk-btn-primary:not([disabled])") && el.getBoundingClientRect().width > 0) {
-        const c = getComputedStyle(el);
-        primary.push({text: el.textContent.trim(), color: rgb(c.color), bg: rgb(c.backgroundColor)});
-      }
+      const shown = el.matches(".bk-btn") && el.getBoundingClientRect().width > 0;
+      if (shown && el.matches("[disabled]")) disabled.push(look(el));
+      if (shown && el.matches(".bk-btn-primary:not([disabled])")) primary.push(look(el));
       if (el.shadowRoot) walk(el.shadowRoot);
     }
   };
@@ -100,8 +99,8 @@ def assert_dark_and_present(st: dict, where: str) -> None:
     dark = THEMES["dark"]
     # A disabled button stays a dark button with readable grey text (it was a light grey block
     # with light text, 1.3:1), as seen through its opacity over the page.
+    paper = rgb(dark["paper"])
     for b in st["disabled"]:
-        paper = rgb(dark["paper"])
         fg, bg = over(b["color"], b["opacity"], paper), over(b["bg"], b["opacity"], paper)
         assert contrast(bg, paper) < 1.5, (where, b)
         assert contrast(fg, bg) >= 3.0, (where, b, round(contrast(fg, bg), 2))

@@ -3,8 +3,8 @@
 A plate's *driver* names its Bokeh models (the draggable plot, the query source, the sources and
 texts that must change for "bars and numbers updated", the slider) and the attention_core calls
 it makes. Plates without a driver are still measured for cold load and bytes; the table says so.
-Add a plate's driver to DRIVERS when it lands (the names are the ones the README's table of
-named models lists).
+Add a plate's driver to DRIVERS when it lands (the names are the ones each plate module's
+docstring lists under "Named models").
 """
 
 from __future__ import annotations

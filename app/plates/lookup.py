@@ -13,6 +13,13 @@ Open it: `attention-explorable serve` then http://localhost:5006/lookup, or
 Drag the query or any key (mouse or touch); the live path in app/static/lookup.js recomputes
 at every pointer move with mirror.js, and this module recomputes the same numbers with
 attention_core when the gesture ends (the authority) and keeps the URL in step.
+
+Named models (Bokeh.documents[0].get_model_by_name(NAME)):
+  sources  "query" (x, y), "keys" (x, y, value, name), "weights" (key, value, weight, pct, score,
+           scaled, weighted), "output" (value, label), "hard_lookup" (x, label)
+  plots    "vectors" (the query and keys, dragged), "bars" (the weights), "scale" (the values,
+           the output, the plain average and the hard lookup)
+  widgets  "angle", "length", "d_k", "scaled", "reset"; divs "readout", "table"
 """
 
 from __future__ import annotations

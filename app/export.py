@@ -3,7 +3,8 @@
 Panel's save() with INLINE resources still leaves a few stylesheet URLs pointing at Panel's CDN
 (loaded by the page at run time); the same files ship inside the installed panel package, so
 they are written into the page as data: URLs. `offline_problems()` lists any remote URL left.
-Panel's own JavaScript is then taken out (app/bokeh_only.py): an exported page loads BokehJS alone.
+With the exported_bokeh_only workaround, Panel's own JavaScript is then taken out: an exported
+page loads BokehJS alone.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import panel as pn
 from bokeh.resources import INLINE
 
-from .bokeh_only import bokeh_only
+from . import workarounds
 from .page import attach_ready, plate_page
 
 
@@ -27,9 +28,10 @@ def _save_page(page, path: Path, resources, title: str, ready: bool = True) -> N
     from panel.io.save import save
     from pyviz_comms import Comm
 
-    from .jsassets import trim_bundles
+    if workarounds.active("unused_bundles"):
+        from .workarounds.unused_bundles import trim_bundles
 
-    resources = trim_bundles(resources)  # no bokeh-gl: nothing draws with WebGL
+        resources = trim_bundles(resources)  # no bokeh-gl: nothing draws with WebGL
     doc = Document()
     with set_resource_mode(resources.mode), pn.config.set(embed=False):
         model = page.get_root(doc, Comm())
@@ -37,8 +39,16 @@ def _save_page(page, path: Path, resources, title: str, ready: bool = True) -> N
     if ready:
         attach_ready(page, doc, served=False)
     save(doc, str(path), resources=resources, title=title)
-    # With no server, Panel's JavaScript has nothing to do: the page loads BokehJS alone.
-    path.write_text(bokeh_only(path.read_text(encoding="utf-8")), encoding="utf-8")
+    html = path.read_text(encoding="utf-8")
+    if workarounds.active("exported_bokeh_only"):  # no server: Panel's JavaScript has nothing to do
+        from .workarounds.exported_bokeh_only import bokeh_only
+
+        html = bokeh_only(html)
+    if workarounds.active("live_js_early"):
+        from .workarounds.live_js_early import into_saved_page
+
+        html = into_saved_page(html)
+    path.write_text(html, encoding="utf-8")
 
 REMOTE = re.compile(r"""https?://[^\s"'()<>\\]+""")
 

@@ -16,7 +16,6 @@ from importlib.resources import files
 
 from bokeh.models import CustomJS, Div
 
-from .quick_references import existing_models
 
 MARK = re.compile(r"^/\*ae-glue:([\w.-]+)\*/")
 LOADER = (
@@ -33,9 +32,26 @@ def read_js(name: str) -> str:
 
 
 @cache
+def workarounds_js() -> str:
+    """app/workarounds/js/: the registry and every browser-side workaround, as one script."""
+    from . import workarounds
+
+    folder = files("app").joinpath("workarounds", "js")
+    return "\n".join(folder.joinpath(f"{n}.js").read_text(encoding="utf-8") for n in ("registry", *workarounds.JS))
+
+
 def library(glue: str) -> str:
-    """mirror.js, page.js, live.js (the live path's shared helpers), a11y.js and one plate's glue, as one script."""
-    return "\n".join([read_js("mirror.js"), read_js("page.js"), read_js("live.js"), read_js("a11y.js"), read_js(glue)])
+    """mirror.js, page.js, live.js (the live path's shared helpers), a11y.js, the browser-side
+    workarounds (unless AE_WORKAROUNDS=off) and one plate's glue, as one script."""
+    from . import workarounds
+
+    return _library(glue, workarounds.js_switched_off() is not None)
+
+
+@cache
+def _library(glue: str, with_workarounds: bool) -> str:
+    parts = [read_js("mirror.js"), read_js("page.js"), read_js("live.js"), read_js("a11y.js")]
+    return "\n".join([*parts, *([workarounds_js()] if with_workarounds else []), read_js(glue)])
 
 
 def custom_js_code(glue: str, call: str, names: list[str]) -> str:
@@ -55,9 +71,7 @@ def share_library(models) -> dict[str, Div]:
     Returns the library models by glue file: one per file, shared by all the callbacks.
     """
     libs: dict[str, Div] = {}
-    # One walk over the whole graph (per-root walks repeat it), through the values the models hold
-    # (app/quick_references.py: 3 ms on masking's plate, Bokeh's collect_models 35 ms).
-    for ref in existing_models(models):
+    for ref in _all_models(models):
         m = MARK.match(ref.code or "") if isinstance(ref, CustomJS) else None
         if m is None:
             continue
@@ -67,49 +81,15 @@ def share_library(models) -> dict[str, Div]:
     return libs
 
 
-# BokehJS bundles no page of ours uses: no plot draws with WebGL (output_backend stays "canvas"),
-# yet Panel ships bokeh-gl (270 kB of JavaScript to parse) with every page it serves or saves.
-UNUSED_BUNDLES = ("bokeh-gl",)
+def _all_models(models) -> list:
+    """Every model reachable from `models`, in one walk (per-root walks repeat it). Bokeh's
+    collect_models, or the quick_references workaround's walk when it is active."""
+    from . import workarounds
 
+    if workarounds.active("quick_references"):
+        from .workarounds.quick_references import existing_models
 
-def trim_bundles(resources):
-    """A copy of Bokeh `resources` without the bundles in UNUSED_BUNDLES (for saved pages)."""
-    return resources.clone(components=[c for c in resources.components if c not in UNUSED_BUNDLES])
+        return existing_models(models)
+    from bokeh.model.util import collect_models
 
-
-def drop_unused_bundles() -> None:
-    """Leave UNUSED_BUNDLES out of every page this process serves (the server makes a Resources
-    from the class default for each page)."""
-    from bokeh.resources import Resources
-
-    Resources._default_components = [c for c in Resources._default_components if c not in UNUSED_BUNDLES]
-
-
-EARLY_CALL = "AELive.early();"
-
-
-@cache
-def early_js() -> str:
-    """live.js and the call that puts its first-build patches on BokehJS's classes (AELive.early):
-    run after BokehJS has loaded and before a document is built."""
-    code = read_js("live.js")
-    if "</script" in code.lower():
-        raise ValueError("live.js cannot be inlined: it holds a closing script tag")
-    return f"{code}\n{EARLY_CALL}\n"
-
-
-def run_live_js_early() -> None:
-    """Every page this process serves runs early_js() among BokehJS's own inline scripts, which
-    come after BokehJS and before the embed of the document (exported pages: app/bokeh_only.py).
-    Bokeh builds each page's scripts from a Resources object's js_raw."""
-    from bokeh.resources import Resources
-
-    if getattr(Resources, "_ae_early", False):
-        return
-    own = Resources.js_raw
-
-    def js_raw(self) -> list[str]:
-        return [*own.fget(self), early_js()]
-
-    Resources.js_raw = property(js_raw)
-    Resources._ae_early = True
+    return collect_models(*models)

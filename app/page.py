@@ -10,8 +10,8 @@ import markdown
 import panel as pn
 from bokeh.models import CustomJS, Div, InlineStyleSheet
 
-from . import registry
-from .bokeh_pane import BokehPane
+from . import registry, workarounds
+from .panes import bokeh_pane
 from .jsassets import custom_js_code, library_model
 from .state import page_param_notices
 from .theme import CSS, PAGE_CSS, page_theme_options
@@ -47,7 +47,7 @@ def header(plate_cls, static: bool = False) -> pn.pane.HTML:
 
 def named_html(name: str, text: str, visible: bool = True):
     """HTML in a Bokeh Div that carries `name`, so page.js can find it (embed mode hides it)."""
-    return BokehPane(Div(name=name, text=text, visible=visible, sizing_mode="stretch_width",
+    return bokeh_pane(Div(name=name, text=text, visible=visible, sizing_mode="stretch_width",
                              stylesheets=[InlineStyleSheet(css=PAGE_CSS)]), sizing_mode="stretch_width")
 
 
@@ -74,7 +74,8 @@ def ready_script(plate, notices_model, served: bool) -> CustomJS:
     call = (
         f"var L = (typeof {live} !== 'undefined') ? {live} : null;\n"
         "AEPage.init(notices.document, {served: " + ("true" if served else "false")
-        + ", theme: " + json.dumps(page_theme_options()) + ", hideable: " + json.dumps(hideable_names(plate)) + "},"
+        + ", theme: " + json.dumps(page_theme_options()) + ", hideable: " + json.dumps(hideable_names(plate))
+        + ", workarounds_off: " + json.dumps(workarounds.js_switched_off() or []) + "},"
         " (L && L.apply_url) ? function (p) { return L.apply_url(a, p, " + json.dumps(plate.state.url_spec()) + "); }"
         " : null);\n"
         "if (L && L.on_ready) L.on_ready(a);"
@@ -134,7 +135,7 @@ def index_ready_script(anchor, served: bool) -> CustomJS:
     as on a plate page; `anchor` is any model of the page (page.js reaches the document from it)."""
     call = ("AEPage.init(anchor.document, {served: " + ("true" if served else "false")
             + ", theme: " + json.dumps(page_theme_options()) + ", hideable: " + json.dumps(list(INDEX_PARTS))
-            + "}, null);")
+            + ", workarounds_off: " + json.dumps(workarounds.js_switched_off() or []) + "}, null);")
     cb = CustomJS(args={"anchor": anchor}, code=custom_js_code("page.js", call, ["anchor"]))
     cb.args = {**cb.args, "ae_lib": library_model("page.js")}
     return cb

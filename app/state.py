@@ -17,7 +17,7 @@ import param
 
 MAX_URL_VALUE = 200  # characters; longer values are ignored unread
 # Page settings that are not a plate's state (read by app/static/page.js).
-PAGE_PARAMS = ("embed", "theme", "hide", "present", "plate")
+PAGE_PARAMS = ("embed", "theme", "hide", "present", "plate", "workarounds")
 # The values page.js acts on; any other value leaves the page as it is, and says so.
 PAGE_CHOICES = {"embed": ("0", "1"), "present": ("0", "1"), "theme": ("light", "dark")}
 CONTROL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,39}", re.ASCII)  # what ?hide= can name (fullmatch)

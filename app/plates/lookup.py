@@ -50,7 +50,7 @@ import attention_core as ac
 
 from .. import a11y, html_table
 from ..formatting import fix, pct
-from ..bokeh_pane import BokehPane
+from ..panes import bokeh_pane
 from ..jsassets import custom_js_code
 from ..state import NUMBER, PlateState
 from .base import PlateViewer, live_layer, push, set_if_changed
@@ -338,15 +338,15 @@ class LookupPlate(PlateViewer):
             model.on_change(attr, self._from_browser)
 
         self._layout = pn.Row(
-            BokehPane(p),
+            bokeh_pane(p),
             pn.Column(
-                BokehPane(b), BokehPane(sc), BokehPane(self.readout),
-                BokehPane(bk_column(self.angle_w, self.length_w)),
-                pn.Row(BokehPane(self.dk_w), BokehPane(self.scaled_w), BokehPane(self.reset_w)),
-                BokehPane(self.table),
+                bokeh_pane(b), bokeh_pane(sc), bokeh_pane(self.readout),
+                bokeh_pane(bk_column(self.angle_w, self.length_w)),
+                pn.Row(bokeh_pane(self.dk_w), bokeh_pane(self.scaled_w), bokeh_pane(self.reset_w)),
+                bokeh_pane(self.table),
             ),
         )
-        self._layout = pn.Column(self._layout, BokehPane(bk_column(self.a11y_toggle, self.a11y_view)))
+        self._layout = pn.Column(self._layout, bokeh_pane(bk_column(self.a11y_toggle, self.a11y_view)))
 
     # --- browser -> state ----------------------------------------------------------------
     WIDGET_WAIT_MS = 300

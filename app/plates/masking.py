@@ -60,7 +60,7 @@ import attention_core as ac
 
 from ..formatting import fix
 from .. import a11y, html_table
-from ..bokeh_pane import BokehPane
+from ..panes import bokeh_pane
 from ..jsassets import custom_js_code
 from ..mathml import formula
 from ..state import PlateState
@@ -707,9 +707,9 @@ class MaskingPlate(PlateViewer):
         maps = bk_row(self.mask_plot, self.scores_plot, self.weights_plot, self.cw_plot, self.output_plot,
                       self.co_plot, self.norms_plot)
         self._layout = pn.Column(
-            BokehPane(bk_column(controls, maps)),
+            bokeh_pane(bk_column(controls, maps)),
             pn.Row(
-                pn.Column(BokehPane(controls2), BokehPane(self.notes), BokehPane(self.checks_table)),
+                pn.Column(bokeh_pane(controls2), bokeh_pane(self.notes), bokeh_pane(self.checks_table)),
                 pn.Column(
                     formula("<mrow><msub><mrow><mi>S</mi><mo>′</mo></mrow><mi>ij</mi></msub><mo>=</mo><mfrac><mrow>"
                             "<msub><mi>q</mi><mi>i</mi></msub><mo>·</mo><msub><mi>k</mi><mi>j</mi></msub></mrow>"
@@ -720,10 +720,10 @@ class MaskingPlate(PlateViewer):
                             "</mtext></mtd></mtr></mtable></mrow></mrow>",
                             "S prime i j equals q i dot k j over root d k, plus M i j, where M i j is 0 if query i "
                             "may attend to key j and minus infinity if blocked", margin=(0, 10)),
-                    demo_intro, BokehPane(self.demo_table),
+                    demo_intro, bokeh_pane(self.demo_table),
                 ),
             ),
-            BokehPane(bk_column(self.a11y_toggle, self.a11y_view)),
+            bokeh_pane(bk_column(self.a11y_toggle, self.a11y_view)),
         )
 
     # --- browser -> state ----------------------------------------------------------------

@@ -69,7 +69,7 @@ import attention_core as ac
 
 from ..formatting import fix
 from .. import a11y, html_table
-from ..bokeh_pane import BokehPane
+from ..panes import bokeh_pane
 from ..jsassets import custom_js_code
 from ..mathml import CSS as MATH_CSS
 from ..mathml import formula_html
@@ -701,22 +701,22 @@ class MultiHeadPlate(PlateViewer):
         self._layout = pn.Column(
             pn.Row(
                 pn.Column(
-                    pn.Row(BokehPane(self.d_w), BokehPane(heads_label), BokehPane(self.h_w)),
-                    BokehPane(self.n_w),
-                    BokehPane(self.message_div),
-                    BokehPane(self.summary_div),
+                    pn.Row(bokeh_pane(self.d_w), bokeh_pane(heads_label), bokeh_pane(self.h_w)),
+                    bokeh_pane(self.n_w),
+                    bokeh_pane(self.message_div),
+                    bokeh_pane(self.summary_div),
                     pn.pane.HTML("<div class='ae-mh-formulas'>" + formula_html(FORMULA_1, FORMULA_1_LABEL)
                                  + formula_html(FORMULA_WIDTHS, FORMULA_WIDTHS_LABEL) + "</div>"
                                  + formula_html(FORMULA_2, FORMULA_2_LABEL),
                                  stylesheets=[MATH_CSS, FORMULA_CSS], margin=(0, 10)),
                     width=560,
                 ),
-                pn.Column(BokehPane(self.params_table), margin=(10, 5, 5, 10)),
+                pn.Column(bokeh_pane(self.params_table), margin=(10, 5, 5, 10)),
             ),
-            BokehPane(heads_head),
-            pn.Row(BokehPane(self.div_table), BokehPane(hf)),
-            BokehPane(grid),
-            BokehPane(bk_column(self.a11y_toggle, self.a11y_view)),
+            bokeh_pane(heads_head),
+            pn.Row(bokeh_pane(self.div_table), bokeh_pane(hf)),
+            bokeh_pane(grid),
+            bokeh_pane(bk_column(self.a11y_toggle, self.a11y_view)),
         )
 
     # --- browser -> state --------------------------------------------------------------------

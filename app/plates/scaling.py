@@ -79,7 +79,7 @@ import attention_core as ac
 
 from ..formatting import fix as _fix
 from .. import a11y
-from ..bokeh_pane import BokehPane
+from ..panes import bokeh_pane
 from ..jsassets import custom_js_code
 from ..mathml import formula_html
 from ..state import NUMBER, PlateState
@@ -626,7 +626,7 @@ class ScalingPlate(PlateViewer):
         for plot in (f, e):
             plot.on_change("tags", self._from_browser)
 
-        bk = BokehPane
+        bk = bokeh_pane
         self._layout = pn.Column(
             pn.Row(bk(self.dk_w), bk(self.scaled_w), bk(self.reset_w)),
             bk(self.readout),

@@ -69,7 +69,7 @@ import attention_core as ac
 
 from ..formatting import fix
 from .. import a11y
-from ..bokeh_pane import BokehPane
+from ..panes import bokeh_pane
 from ..jsassets import custom_js_code
 from ..mathml import ATTENTION, formula_html
 from ..state import PlateState
@@ -531,14 +531,14 @@ class SelfAttentionPlate(PlateViewer):
 
         f = self.figs
         self._layout = pn.Column(
-            pn.Row(*(BokehPane(m) for m in (self.n_w, self.shuffle_btn, self.shuffle_w, self.original_btn,
+            pn.Row(*(bokeh_pane(m) for m in (self.n_w, self.shuffle_btn, self.shuffle_w, self.original_btn,
                                                  self.positions_w, self.cross_w))),
-            pn.Row(BokehPane(self.order_div), BokehPane(self.message_div)),
-            pn.Row(*(BokehPane(f[k]) for k in ("tokens", "scores", "weights", "output"))),
-            pn.Row(BokehPane(f["original"]), BokehPane(f["diff"]),
-                   pn.Column(BokehPane(self.check_div), BokehPane(self.formula_div),
-                             BokehPane(self.worked_div), BokehPane(wk))),
-            BokehPane(bk_column(self.a11y_toggle, self.a11y_view)),
+            pn.Row(bokeh_pane(self.order_div), bokeh_pane(self.message_div)),
+            pn.Row(*(bokeh_pane(f[k]) for k in ("tokens", "scores", "weights", "output"))),
+            pn.Row(bokeh_pane(f["original"]), bokeh_pane(f["diff"]),
+                   pn.Column(bokeh_pane(self.check_div), bokeh_pane(self.formula_div),
+                             bokeh_pane(self.worked_div), bokeh_pane(wk))),
+            bokeh_pane(bk_column(self.a11y_toggle, self.a11y_view)),
         )
 
     @staticmethod

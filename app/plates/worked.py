@@ -65,7 +65,7 @@ from bokeh.plotting import figure
 import attention_core as ac
 
 from .. import a11y
-from ..bokeh_pane import BokehPane
+from ..panes import bokeh_pane
 from ..jsassets import custom_js_code
 from ..state import MAX_URL_VALUE, PlateState, _short
 from ..theme import PALETTE, style_figure
@@ -843,8 +843,8 @@ class WorkedPlate(PlateViewer):
             bk_row(bk_column(self.output_div, self.table_div), guesses),
             bk_row(bk_column(kp, self.panel_note), vp, bk_column(sp, self.sweep_note)),
         )
-        self._layout = pn.Column(pn.Row(BokehPane(controls), BokehPane(main)),
-                                 BokehPane(bk_column(self.a11y_toggle, self.a11y_view)))
+        self._layout = pn.Column(pn.Row(bokeh_pane(controls), bokeh_pane(main)),
+                                 bokeh_pane(bk_column(self.a11y_toggle, self.a11y_view)))
 
     # --- browser -> state ----------------------------------------------------------------
     def _busy(self) -> bool:

@@ -224,7 +224,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
   // LookupState.apply_url's: clamp what is out of range, ignore what cannot be read, and
   // return a notice for each.
   var NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER (ASCII only)
-  var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate"];
+  var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate", "workarounds"];
   function short(t) { return AEPage.short_text(t, 24); }  // app.state._short
   function apply_url(a, params) {
     var notices = [], st = {}, seen = {};

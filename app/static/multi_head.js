@@ -338,7 +338,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   // MultiHeadState.apply_url: a value that cannot be read is ignored, n out of range is clamped,
   // a d_model / h pair where h does not divide d_model is refused; a notice for each.
   var NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER (ASCII only)
-  var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate"];
+  var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate", "workarounds"];
   function short(t) { return AEPage.short_text(t, 24); }  // app.state._short
   function round_half_even(x) { return Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x); }
   function apply_url(a, params) {

@@ -424,102 +424,12 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     });
   }
 
-  // Bokeh lays the whole page out again, synchronously, whenever one layout model's size, margin
-  // or stylesheets change (LayoutDOMView.invalidate_layout climbs to the layout root, which runs
-  // update_layout and compute_layout, reading the DOM each time), and a Div or a table that
-  // re-renders asks its root for compute_layout too. Resizing a hundred models one by one cost a
-  // hundred layouts: seconds per fitting round on a busy machine. While `fn` runs, each layout
-  // root only notes that it is invalid; afterwards it lays out once.
-  // The roots are found in one walk of the view tree (Bokeh.index.find_one walks all of it for
-  // each model: ~70 ms per call here on the multi-head page).
-  function layout_roots(doc) {
-    if (typeof Bokeh === "undefined" || !Bokeh.index || typeof Bokeh.index.query !== "function") return [];
-    var models = doc.all_models;
-    return Array.from(Bokeh.index.query(function (v) {
-      return v.is_layout_root === true && typeof v.invalidate_layout === "function" &&
-        (models == null || typeof models.has !== "function" || models.has(v.model));
-    }));
-  }
-  // With `next_frame`, the one layout waits for the next animation frame, and the roots go on
-  // only noting until then. A change that sets new data on glyph renderers wants this: BokehJS
-  // recomputes a renderer's glyphs in promises (GlyphRendererView.update_data awaits each step),
-  // after the change's own code has returned, so a layout run at once paints every resized figure
-  // with its old glyphs, and the renderers' updates paint the figures again before the frame (on
-  // the multi-head page, three of four figures were drawn twice for each change of n). In the
-  // frame, the layout runs before the repaints that the change asked for, draws each figure once
-  // with its new glyphs, and leaves those repaints nothing to draw.
-  //
-  // `local`: figures that `fn` may resize and that can be laid out alone. A root's layout
-  // restyles, measures and lays out every view of the page and repaints every figure (on the
-  // multi-head page, a change of n resizes three figures of four and laid out ~100 views for
-  // them). When nothing but these figures asked for a layout, each is laid out by itself instead
-  // (lay_out_alone); the page around them flows by CSS, which is how BokehJS 3 places its views.
-  var held = null;  // the document whose roots (and local figures) wait for the next frame
+  // Run `fn`, which resizes or restyles many models. BokehJS lays the page out again after each
+  // one; the one_layout workaround (app/workarounds/js/one_layout.js) makes it one layout.
   function one_layout(doc, fn, next_frame, local) {
-    if (held != null && held.doc === doc) { note_local(held, local); fn(); return; }
-    var roots = layout_roots(doc), dirty = [];
-    var run = { doc: doc, shadows: [], dirty: dirty, alone: [] };
-    roots.forEach(function (v) {
-      shadow(run, v, ["invalidate_layout", "compute_layout"], function () { if (dirty.indexOf(v) < 0) dirty.push(v); });
-    });
-    note_local(run, local);
-    var release = function () {
-      run.shadows.forEach(function (s) { if (s.kept) s.view[s.name] = s.kept; else delete s.view[s.name]; });
-      if (dirty.length) dirty.forEach(function (v) { if (!v.is_destroyed) v.invalidate_layout(); });
-      else lay_out_alone(run.alone);
-    };
-    if (!next_frame || typeof requestAnimationFrame !== "function") {
-      try { fn(); } finally { release(); }
-      return;
-    }
-    // Asked for before `fn` runs, so that this frame callback comes before the figures' repaints
-    // that `fn` asks for (a frame runs its callbacks in the order they were asked for).
-    var frame = requestAnimationFrame(function () { held = null; release(); });
-    held = run;
-    try { fn(); } catch (e) { cancelAnimationFrame(frame); held = null; release(); throw e; }
-  }
-  // Own properties shadow a view's methods until release puts them back.
-  function shadow(run, v, names, fn) {
-    names.forEach(function (name) {
-      run.shadows.push({ view: v, name: name, kept: Object.prototype.hasOwnProperty.call(v, name) ? v[name] : null });
-      v[name] = fn;
-    });
-  }
-  function note_local(run, models) {
-    views_of(models || []).forEach(function (v) {
-      if (run.shadows.some(function (s) { return s.view === v; })) return;
-      shadow(run, v, ["invalidate_layout"], function () { if (run.alone.indexOf(v) < 0) run.alone.push(v); });
-    });
-  }
-  // A model's view, looked up once (Bokeh.index.find_one walks the whole view tree per call).
-  var view_cache = typeof WeakMap === "function" ? new WeakMap() : null;
-  function views_of(models) {
-    if (!view_cache || typeof Bokeh === "undefined" || !Bokeh.index || typeof Bokeh.index.query !== "function") return [];
-    var fresh = function (m) { var v = view_cache.get(m); return v && !v.is_destroyed && v.model === m ? v : null; };
-    var missing = models.filter(function (m) { return !fresh(m); });
-    if (missing.length) {
-      Array.from(Bokeh.index.query(function (v) { return missing.indexOf(v.model) >= 0; })).forEach(function (v) {
-        if (!v.is_destroyed) view_cache.set(v.model, v);
-      });
-    }
-    return models.map(fresh).filter(Boolean);
-  }
-  // A root's compute_layout, for these figures only: their own styles and panels, their boxes and
-  // their ancestors' boxes (so that the ancestors' ResizeObservers find nothing changed and do
-  // not lay the whole page out after all), then their layout, which repaints them. Every
-  // figure's styles are written before the first box is read: one reflow of the page for all.
-  var LAYOUT_STEPS = ["update_layout", "measure_layout", "update_bbox", "_compute_layout", "after_layout"];
-  function lay_out_alone(views) {
-    views = views.filter(function (v) { return !v.is_destroyed; });
-    var plain = views.some(function (v) { return LAYOUT_STEPS.some(function (k) { return typeof v[k] !== "function"; }); });
-    if (plain) { views.forEach(function (v) { v.invalidate_layout(); }); return; }  // another BokehJS: its own way
-    views.forEach(function (v) { v.update_layout(); });
-    views.forEach(function (v) { v.measure_layout(); });
-    views.forEach(function (v) {
-      v.update_bbox();
-      for (var p = v.parent; p != null; p = p.parent) if (typeof p._update_bbox === "function") p._update_bbox();
-    });
-    views.forEach(function (v) { v._compute_layout(); v.after_layout(); });
+    var w = typeof AEWorkarounds !== "undefined" ? AEWorkarounds.wrapper("one_layout") : null;
+    if (w) return w(doc, fn, next_frame, local);
+    fn();
   }
 
   function frames(n, fn) { if (n <= 0) fn(); else requestAnimationFrame(function () { frames(n - 1, fn); }); }
@@ -661,14 +571,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   }
 
   function init(doc, opts, apply_url) {
-    if (typeof AELive !== "undefined" && AELive.quiet_styles) {
-      AELive.quiet_styles(doc); AELive.local_layout(doc); AELive.axes_on_change(doc); AELive.coalesce_updates(doc);
-      AELive.quick_text(doc); AELive.lazy_text_copies(doc); AELive.lazy_copies(doc); AELive.quick_marker_masks(doc);
-      AELive.quiet_slider_echo(doc); AELive.later_positions(doc); AELive.unset_css_values(doc);
-      AELive.hidden_figures_wait(doc); AELive.raw_moves(doc); AELive.axes_once(doc); AELive.paints_next_frame(doc);
-      AELive.index_when_asked(doc); AELive.sends_later(doc); AELive.quiet_tooltips(doc);
-      AELive.quiet_equal_data(doc);
-    }
+    // The workarounds of BokehJS (app/workarounds/js/), unless the server or export left them out.
+    if (typeof AEWorkarounds !== "undefined") AEWorkarounds.install(doc, opts.workarounds_off);
     claim_touch(doc);
     wire_copy_link(doc);
     var p = params();

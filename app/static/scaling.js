@@ -213,7 +213,7 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
   // ScalingState.apply_url's rules and notices: d_k is any number, snapped to the nearest power
   // of two in 1..1024; what cannot be read is ignored; the first of a repeated setting counts.
   var NUMBER = /^[ \t\n\r\f\v]*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER (ASCII)
-  var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate"];
+  var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate", "workarounds"];
   // app.state._short: what Python's str.isprintable() refuses (controls, format characters,
   // separators other than the ASCII space) becomes "?", then the text is cut to 24 characters.
   function short_text(t) { return AEPage.short_text(t, 24); }

@@ -470,7 +470,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
   // names and rules are WorkedState.to_url()'s: what differs from the chosen preset.
   var DEFAULT_PRESET = "three-items";
   var URL_FIELDS = ["preset", "scaled", "step", "query", "keys", "values"];
-  var PAGE_PARAMS = ["embed", "theme", "hide", "present", "plate"];
+  var PAGE_PARAMS = ["embed", "theme", "hide", "present", "plate", "workarounds"];
   function g6(x) { return String(Number(Number(x).toPrecision(6))); }
   function url_vec(v) { return v.map(g6).join(","); }
   function url_fields(a) {

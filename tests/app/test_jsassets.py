@@ -1,5 +1,5 @@
 """app.jsassets: every CustomJS a plate makes with custom_js_code gets its glue's one shared library,
-found by a walk of the values the models hold (app.quick_references.existing_models) rather than
+found by a walk of the values the models hold (app.workarounds.quick_references.existing_models) rather than
 Bokeh's walk of every property's default."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from bokeh.models import ColumnDataSource, CustomJS, Div, Plot, Slider
 
 from app import registry
 from app.jsassets import MARK, custom_js_code, share_library
-from app.quick_references import existing_models
+from app.workarounds.quick_references import existing_models
 
 
 def customjs(models) -> set[str]:

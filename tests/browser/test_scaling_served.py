@@ -217,7 +217,7 @@ COUNTS = "() => ({patches: window.__ae_ws.patches_in, changes: window.__ae_ws.ch
 
 
 def test_served_answer_to_a_change_is_one_message(tab, served_url, server):
-    """app.patch_batching: Python's answer to a change of width (every view of the plate, a dozen
+    """app.workarounds.patch_batching: Python's answer to a change of width (every view of the plate, a dozen
     and more model changes) reaches the page as one PATCH-DOC message, still before the server
     acknowledges the page's last message (so once the page has its acknowledgements, the answer
     has landed); the numbers are attention_core's."""

@@ -1,0 +1,246 @@
+"""Fixtures for the real-browser tests: Debian's Chromium, a served app, an exported page, pages.
+
+Playwright's own browser download is not used: Chromium is launched from /usr/bin/chromium (or
+whatever `chromium` is on PATH). Without one the browser tests skip, except in CI (CI=true),
+where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from helpers import CHROMIUM_ARGS, INIT_SCRIPT, REPO, VIEWPORT
+
+SERVER_START_TIMEOUT = 60.0  # seconds
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "browser: drives a real Chromium (skips outside CI when none is found)")
+
+
+# --- the browser ----------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    reason = "no Chromium found (looked for /usr/bin/chromium and `chromium` on PATH); browser tests need one"
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:  # the test extra is not installed
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"playwright is not importable: {exc}")
+        pytest.skip(f"playwright is not importable: {exc}")
+
+    with sync_playwright() as pw:
+        # launch() gives the browser a fresh temporary profile (--user-data-dir) of its own.
+        b = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+LOCAL_SCHEMES = ("file:", "data:", "blob:", "about:")
+
+
+@dataclass
+class Tab:
+    """A page in its own browser context, with the errors it reported."""
+
+    context: object
+    page: object
+    page_errors: list = field(default_factory=list)
+    console_errors: list = field(default_factory=list)
+    requests: list = field(default_factory=list)
+    websockets: list = field(default_factory=list)
+    blocked: list = field(default_factory=list)  # requests aborted by block_network()
+
+    def block_network(self) -> None:
+        """Abort every request that leaves the machine (anything but file:, data:, blob:, about:),
+        and remember it."""
+
+        def handle(route):
+            url = route.request.url
+            if url.startswith(LOCAL_SCHEMES):
+                route.continue_()
+            else:
+                self.blocked.append(url)
+                route.abort()
+
+        self.context.route("**/*", handle)
+
+    def assert_offline(self) -> None:
+        """Nothing was asked of the network: no request was blocked, none went out, no websocket opened."""
+        remote = [u for u in self.requests if not u.startswith(LOCAL_SCHEMES)]
+        assert self.blocked == [] and remote == [], f"the page tried to reach the network: {self.blocked or remote}"
+        assert self.websockets == [], f"the page opened websockets: {self.websockets}"
+
+    def assert_no_errors(self) -> None:
+        assert not self.page_errors, f"page errors: {self.page_errors}"
+        assert not self.console_errors, f"console errors: {self.console_errors}"
+
+
+@pytest.fixture
+def new_tab(browser):
+    """Factory: new_tab(**context_options) -> Tab; every context is closed after the test."""
+    made: list[Tab] = []
+
+    def make(**options) -> Tab:
+        opts = {"viewport": VIEWPORT, **options}
+        ctx = browser.new_context(**opts)
+        ctx.add_init_script(INIT_SCRIPT)
+        page = ctx.new_page()
+        tab = Tab(ctx, page)
+        page.on("pageerror", lambda e: tab.page_errors.append(str(e)))
+        page.on("console", lambda m: tab.console_errors.append(m.text) if m.type == "error" else None)
+        page.on("request", lambda r: tab.requests.append(r.url))
+        page.on("websocket", lambda ws: tab.websockets.append(ws.url))
+        made.append(tab)
+        return tab
+
+    yield make
+    for tab in made:
+        tab.context.close()
+
+
+@pytest.fixture
+def tab(new_tab) -> Tab:
+    """One desktop-sized page for this test."""
+    return new_tab()
+
+
+@pytest.fixture
+def page(tab):
+    return tab.page
+
+
+# --- the served app -------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Server:
+    url: str
+    log_path: Path
+    process: subprocess.Popen
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """`python -m app serve --port <free port>`, up until /liveness answers 200; always stopped."""
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp("server") / "serve.log"
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "--port", str(port)],
+        cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    srv = Server(f"http://localhost:{port}", log_path, proc)
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        last = None
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"the server exited with {proc.returncode} before answering; log:\n{srv.log()}")
+            try:
+                with urllib.request.urlopen(f"{srv.url}/liveness", timeout=2) as r:
+                    if r.status == 200:
+                        break
+                    last = f"HTTP {r.status}"
+            except (urllib.error.URLError, ConnectionError, OSError) as exc:
+                last = repr(exc)
+            if time.monotonic() > deadline:
+                pytest.fail(f"the server did not answer /liveness within {SERVER_START_TIMEOUT:.0f} s "
+                            f"(last: {last}); log:\n{srv.log()}")
+            time.sleep(0.1)  # poll interval
+        yield srv
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(autouse=True)
+def server_log_clean(request):
+    """No traceback or error reaches the server's log while a test that uses the server runs."""
+    if not {"server", "served_url"} & set(request.fixturenames):
+        yield
+        return
+    server = request.getfixturevalue("server")
+    start = len(server.log())
+    yield
+    new = server.log()[start:]
+    assert "Traceback" not in new and "ERROR" not in new, f"server log during the test:\n{new}"
+
+
+@pytest.fixture(scope="session")
+def served_url(server) -> str:
+    """Base URL of the running server, e.g. http://localhost:PORT (serves / and /lookup)."""
+    return server.url
+
+
+# --- the exported page ----------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def export_plate(tmp_path_factory):
+    """export_plate(slug) -> OUTDIR/<slug>.html, written once per session by
+    `python -m app export OUTDIR --plate SLUG` (the real command line)."""
+    done: dict[str, Path] = {}
+
+    def run(slug: str) -> Path:
+        if slug not in done:
+            outdir = tmp_path_factory.mktemp(f"export-{slug}")
+            res = subprocess.run([sys.executable, "-m", "app", "export", str(outdir), "--plate", slug], cwd=REPO,
+                                 capture_output=True, text=True, timeout=300)
+            path = outdir / f"{slug}.html"
+            if res.returncode != 0 or not path.is_file():
+                pytest.fail(f"export of {slug} failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
+            done[slug] = path
+        return done[slug]
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def exported_file(export_plate) -> Path:
+    """OUTDIR/lookup.html, the lookup plate's export."""
+    return export_plate("lookup")
+
+
+@pytest.fixture(scope="session")
+def exported_site(tmp_path_factory) -> Path:
+    """OUTDIR of `python -m app export OUTDIR --site` (index, every plate, slides), once per session."""
+    outdir = tmp_path_factory.mktemp("site")
+    res = subprocess.run([sys.executable, "-m", "app", "export", str(outdir), "--site"], cwd=REPO,
+                         capture_output=True, text=True, timeout=600)
+    if res.returncode != 0 or not (outdir / "index.html").is_file():
+        pytest.fail(f"export --site failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
+    return outdir

@@ -30,15 +30,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "serve":
-        from .server import serve
+        from app.delivery.server import serve
 
         print(f"serving on http://{args.address}:{args.port}/", flush=True)
         origins = [o.strip() for item in (args.allow_websocket_origin or []) for o in item.split(",") if o.strip()]
         serve(port=args.port, address=args.address, allow_websocket_origin=origins or None, show=args.show)
         return 0
     if args.command == "export":
-        from . import registry
-        from .export import export_plate, export_site, offline_problems
+        from app.plates import registry
+        from app.delivery.export import export_plate, export_site, offline_problems
 
         if args.site:
             pages = export_site(args.outdir)
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {path}, {path.stat().st_size / 1e6:.1f} MB{note}")
         return 0
     if args.command == "figure":
-        from .snapshot import figure
+        from app.delivery.figure import figure
 
         settings = {}
         for item in args.settings:

@@ -40,7 +40,7 @@ from bokeh.plotting import figure  # noqa: E402
 from bokeh.resources import INLINE  # noqa: E402
 from bokeh.transform import dodge  # noqa: E402
 
-from app.theme import PALETTE, style_figure  # noqa: E402
+from app.shared.theme import PALETTE, style_figure  # noqa: E402
 
 sys.path.insert(1, str(Path(__file__).resolve().parent))
 from floor_page import PATCHES, bokeh_alone, live_patches  # noqa: E402,F401 (PATCHES: the tests read it here)

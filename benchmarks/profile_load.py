@@ -153,7 +153,7 @@ def build_cost(slug: str, n: int = 5) -> dict:
     from bokeh.core.json_encoder import serialize_json
     from bokeh.document import Document
 
-    from app.page import plate_page
+    from app.delivery.page import plate_page
 
     plate_page(slug)
     T = time.process_time

@@ -532,7 +532,7 @@ def versions(peers: Path | None) -> dict:
 def run(a: argparse.Namespace) -> dict:
     from playwright.sync_api import sync_playwright
 
-    from app import registry
+    from app.plates import registry
 
     started = time.monotonic()
     load0 = os.getloadavg()

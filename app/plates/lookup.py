@@ -48,14 +48,15 @@ from bokeh.plotting import figure
 
 import attention_core as ac
 
-from .. import a11y, html_table
-from ..formatting import fix, pct
-from ..panes import bokeh_pane
-from ..jsassets import custom_js_code
-from ..state import NUMBER, PlateState
-from .base import PlateViewer, live_layer, push, set_if_changed
-from .vectors import draw_query_and_keys
-from ..theme import PALETTE, style_figure
+from app.shared import a11y
+from app.shared import html_table
+from app.shared.formatting import fix, pct
+from app.shared.panes import bokeh_pane
+from app.runtime.scripts import custom_js_code
+from app.shared.state import NUMBER, PlateState
+from app.shared.viewer import PlateViewer, live_layer, push, set_if_changed
+from app.shared.vectors import draw_query_and_keys
+from app.shared.theme import PALETTE, style_figure
 
 # The layout found by app/plates/lookup_layout.py: five keys of length 2, a query of length 1.5
 # at 40°. With plain dot products it prints the plate's 55.1 %, 16.84, 69.0 % and 23.4 %.

@@ -58,14 +58,15 @@ from bokeh.transform import dodge
 
 import attention_core as ac
 
-from ..formatting import fix
-from .. import a11y, html_table
-from ..panes import bokeh_pane
-from ..jsassets import custom_js_code
-from ..mathml import formula
-from ..state import PlateState
-from ..theme import PALETTE, style_figure
-from .base import PlateViewer, push, set_if_changed
+from app.shared.formatting import fix
+from app.shared import a11y
+from app.shared import html_table
+from app.shared.panes import bokeh_pane
+from app.runtime.scripts import custom_js_code
+from app.shared.mathml import formula
+from app.shared.state import PlateState
+from app.shared.theme import PALETTE, style_figure
+from app.shared.viewer import PlateViewer, push, set_if_changed
 
 N_MIN, N_MAX, N_DEFAULT = 3, 8, 5
 D_MODEL = 4

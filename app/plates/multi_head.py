@@ -67,15 +67,16 @@ from bokeh.plotting import figure
 
 import attention_core as ac
 
-from ..formatting import fix
-from .. import a11y, html_table
-from ..panes import bokeh_pane
-from ..jsassets import custom_js_code
-from ..mathml import CSS as MATH_CSS
-from ..mathml import formula_html
-from ..state import PlateState
-from ..theme import PALETTE, style_figure
-from .base import PlateViewer, push, set_if_changed
+from app.shared.formatting import fix
+from app.shared import a11y
+from app.shared import html_table
+from app.shared.panes import bokeh_pane
+from app.runtime.scripts import custom_js_code
+from app.shared.mathml import CSS as MATH_CSS
+from app.shared.mathml import formula_html
+from app.shared.state import PlateState
+from app.shared.theme import PALETTE, style_figure
+from app.shared.viewer import PlateViewer, push, set_if_changed
 
 D_CHOICES = [4, 8, 16, 512]
 MAP_WIDTHS = (4, 8, 16)  # widths the heat maps are computed at

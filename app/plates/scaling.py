@@ -77,14 +77,14 @@ from bokeh.plotting import figure
 
 import attention_core as ac
 
-from ..formatting import fix as _fix
-from .. import a11y
-from ..panes import bokeh_pane
-from ..jsassets import custom_js_code
-from ..mathml import formula_html
-from ..state import NUMBER, PlateState
-from ..theme import PALETTE, style_figure
-from .base import PlateViewer, live_layer, push, set_if_changed
+from app.shared.formatting import fix as _fix
+from app.shared import a11y
+from app.shared.panes import bokeh_pane
+from app.runtime.scripts import custom_js_code
+from app.shared.mathml import formula_html
+from app.shared.state import NUMBER, PlateState
+from app.shared.theme import PALETTE, style_figure
+from app.shared.viewer import PlateViewer, live_layer, push, set_if_changed
 
 WIDTHS = [2**e for e in range(11)]  # d_k = 1 .. 1024
 DEFAULT_D_K = 64

@@ -67,14 +67,14 @@ from bokeh.plotting import figure
 
 import attention_core as ac
 
-from ..formatting import fix
-from .. import a11y
-from ..panes import bokeh_pane
-from ..jsassets import custom_js_code
-from ..mathml import ATTENTION, formula_html
-from ..state import PlateState
-from ..theme import PALETTE, style_figure
-from .base import PlateViewer, push, set_if_changed
+from app.shared.formatting import fix
+from app.shared import a11y
+from app.shared.panes import bokeh_pane
+from app.runtime.scripts import custom_js_code
+from app.shared.mathml import ATTENTION, formula_html
+from app.shared.state import PlateState
+from app.shared.theme import PALETTE, style_figure
+from app.shared.viewer import PlateViewer, push, set_if_changed
 
 # --- the numbers (the seed's recipe, extended deterministically) ---------------------------
 D = 4  # width of every token, query, key and value

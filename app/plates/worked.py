@@ -64,13 +64,13 @@ from bokeh.plotting import figure
 
 import attention_core as ac
 
-from .. import a11y
-from ..panes import bokeh_pane
-from ..jsassets import custom_js_code
-from ..state import MAX_URL_VALUE, PlateState, _short
-from ..theme import PALETTE, style_figure
-from .vectors import draw_query_and_keys
-from .base import PlateViewer, as_the_browser_left_it, push, set_if_changed
+from app.shared import a11y
+from app.shared.panes import bokeh_pane
+from app.runtime.scripts import custom_js_code
+from app.shared.state import MAX_URL_VALUE, PlateState, _short
+from app.shared.theme import PALETTE, style_figure
+from app.shared.vectors import draw_query_and_keys
+from app.shared.viewer import PlateViewer, as_the_browser_left_it, push, set_if_changed
 
 MAX_ENTRY = 10.0  # every typed number lies in [-10, 10]; scores stay below 400, exp below e^400
 MAX_KEYS = 6

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .page_html import _document_of
+from app.workarounds.page_html import _document_of
 
 
 def _config_names() -> list[str]:

@@ -16,8 +16,8 @@ import json
 
 def early_js() -> str:
     """The registry, the workarounds and the call that installs their early patches."""
-    from .. import workarounds
-    from ..jsassets import workarounds_js
+    from app import workarounds
+    from app.runtime.scripts import workarounds_js
 
     off = workarounds.js_switched_off()
     code = workarounds_js()

@@ -23,7 +23,7 @@ import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from .exported_bokeh_only import SWAPS, bokeh_twin, without_panel_scripts
+from app.workarounds.exported_bokeh_only import SWAPS, bokeh_twin, without_panel_scripts
 
 log = logging.getLogger(__name__)
 

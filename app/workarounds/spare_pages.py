@@ -35,7 +35,7 @@ import logging
 import uuid
 import weakref
 
-from .page_html import patch_document_css
+from app.workarounds.page_html import patch_document_css
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from serving import load_tools
 
-from app import registry
+from app.plates import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIP_DIRS = {".git", ".venv", "__pycache__", ".pytest_cache", ".hypothesis", "results", "node_modules", ".peers-venv"}

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from app.export import export_plate, offline_problems
+from app.delivery.export import export_plate, offline_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 CDNS = ("cdn.holoviz.org", "cdn.bokeh.org", "cdn.jsdelivr.net/npm/@holoviz", "unpkg.com/@holoviz")

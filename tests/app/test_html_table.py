@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from app.runtime.scripts import js_file
+
 import json
 import os
 import shutil
@@ -12,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.html_table import KINDS, table_html
+from app.shared.html_table import KINDS, table_html
 
-PAGE_JS = Path(__file__).resolve().parents[2] / "app" / "static" / "page.js"
+PAGE_JS = js_file("page.js")
 
 NODE = r"""
 const T = require(process.argv[1]);

@@ -8,8 +8,8 @@ import pytest
 from bokeh.model.util import collect_models
 from bokeh.models import ColumnDataSource, CustomJS, Div, Plot, Slider
 
-from app import registry
-from app.jsassets import MARK, custom_js_code, share_library
+from app.plates import registry
+from app.runtime.scripts import MARK, custom_js_code, share_library
 from app.workarounds.quick_references import existing_models
 
 

@@ -45,7 +45,8 @@ def test_every_entry_point_configures_session_cleanup(monkeypatch):
     """serve() (used by the command line, which the Dockerfile runs) passes both cleanup settings."""
     import panel as pn
 
-    from app import cli, server
+    from app import cli
+    from app.delivery import server
 
     seen = {}
     monkeypatch.setattr(pn, "serve", lambda *a, **kw: seen.update(kw))

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import attention_core as ac
-from app.plates.base import same_data
+from app.shared.viewer import same_data
 from app.plates.lookup import (
     DEFAULT_KEYS,
     DK_CHOICES,
@@ -28,7 +28,7 @@ from app.plates.lookup import (
     LookupState,
     keys_data,
 )
-from app.state import MAX_URL_VALUE, PAGE_PARAMS
+from app.shared.state import MAX_URL_VALUE, PAGE_PARAMS
 
 FIELDS = LookupState.url_fields
 DEFAULTS = {"angle": 40.0, "length": 1.5, "d_k": 2, "scaled": False}

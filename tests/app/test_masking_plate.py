@@ -19,7 +19,8 @@ import pytest
 from bokeh.document import Document
 
 import attention_core as ac
-from app.page import plate_page
+from app.delivery.page import plate_page
+from app.runtime.scripts import js_file
 from app.plates.masking import (
     KINDS,
     N_MAX,
@@ -35,7 +36,6 @@ from app.plates.masking import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-STATIC = REPO / "app" / "static"
 SOURCES = ("mask", "scores", "weights", "row_sums", "output", "contrast_weights", "contrast_row_sums",
            "contrast_output", "norms", "checks")
 
@@ -368,8 +368,8 @@ def test_masking_js_writes_exactly_what_python_writes():
                       "st": {"n": s.n, "kind": s.kind, "p": min(s.p, s.n), "w": min(s.w, s.n),
                              "causal": s.causal_window, "contrast": s.contrast},
                       "kinds": KINDS, "defaults": defaults, "fit_to": 3 + k % 6})
-    proc = subprocess.run([node, "-e", NODE_VIEW, str(STATIC / "mirror.js"), str(STATIC / "masking.js"),
-                           str(STATIC / "page.js")],
+    proc = subprocess.run([node, "-e", NODE_VIEW, str(js_file("mirror.js")), str(js_file("masking.js")),
+                           str(js_file("page.js"))],
                           input=json.dumps(cases), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     results = json.loads(proc.stdout)

@@ -17,7 +17,8 @@ import pytest
 from bokeh.document import Document
 
 import attention_core as ac
-from app.page import plate_page
+from app.delivery.page import plate_page
+from app.runtime.scripts import js_file
 from app.plates.multi_head import (
     D_CHOICES,
     H_CHOICES,
@@ -29,7 +30,6 @@ from app.plates.multi_head import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-STATIC = REPO / "app" / "static"
 NODE = shutil.which("node") or "/usr/bin/node"
 NAMES = ("head_weights", "concat", "w_o", "mh_output", "params", "divisors", "setting", "d_model", "h", "n",
          "message", "summary", "head_maps", "concat_map", "w_o_map", "output_map")
@@ -266,9 +266,9 @@ class TestPlate:
 # --------------------------------------------------------------------------- multi_head.js in node
 GLUE_RUNNER = r"""
 const path = require("path");
-require(path.join(process.argv[1], "mirror.js"));
-require(path.join(process.argv[1], "page.js"));  // AEPage, for notices
-const L = require(path.join(process.argv[1], "multi_head.js"));
+require(process.argv[1]);  // mirror.js
+require(process.argv[2]);  // page.js: AEPage, for notices
+const L = require(process.argv[3]);  // multi_head.js
 let input = "";
 process.stdin.on("data", (c) => { input += c; });
 process.stdin.on("end", () => {
@@ -295,7 +295,7 @@ process.stdin.on("end", () => {
 def run_glue(cases):
     if not Path(NODE).exists():
         pytest.skip("node is not installed")
-    proc = subprocess.run([NODE, "-e", GLUE_RUNNER, str(STATIC)], input=json.dumps({"recipes": recipes(), "cases": cases}),
+    proc = subprocess.run([NODE, "-e", GLUE_RUNNER, *(str(js_file(f)) for f in ("mirror.js", "page.js", "multi_head.js"))], input=json.dumps({"recipes": recipes(), "cases": cases}),
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)

@@ -15,8 +15,8 @@ import pytest
 from bokeh.document import Document
 from bokeh.models import ColumnDataSource
 
-from app import registry
-from app.page import index_page, plate_page
+from app.plates import registry
+from app.delivery.page import index_page, plate_page
 
 # slug -> {model name: (model type, {column: rows} or None)}. A plate without an entry is held to
 # the generic contract only (it renders, its named sources are unique and rectangular).
@@ -126,7 +126,7 @@ def test_every_served_document_passes_bokehs_checks(slug, args, monkeypatch):
     from bokeh.core.validation.check import check_integrity
     from panel.io.state import set_curdoc
 
-    from app.server import fill_document
+    from app.delivery.server import fill_document
 
     monkeypatch.setattr(pn.config, "browser_info", False)  # as app.server.serve sets it
     doc = Document()
@@ -183,7 +183,7 @@ def test_registry_is_consistent():
 def test_hide_names_are_the_pages_own_and_an_unknown_one_is_reported(slug):
     """?hide= can name exactly the page's hideable models (page.js checks a link against the same
     list in an exported page); a name that is not one of them earns a notice and hides nothing."""
-    from app.page import hideable_names
+    from app.delivery.page import hideable_names
 
     page = plate_page(slug)
     root = render(page)

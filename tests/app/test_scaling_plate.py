@@ -5,6 +5,8 @@ live path (app/static/scaling.js) run in node against the plate's own Python ren
 
 from __future__ import annotations
 
+from app.runtime.scripts import js_file
+
 import json
 import math
 import shutil
@@ -17,7 +19,7 @@ import pytest
 from bokeh.document import Document
 
 import attention_core as ac
-from app.page import plate_page
+from app.delivery.page import plate_page
 from app.plates.scaling import (
     BINS,
     CURVE_WIDTHS,
@@ -250,7 +252,7 @@ def test_notebook_attributes():
 # --------------------------------------------------------------------------- the live path in node
 JS_RUNNER = r"""
 global.AttentionMirror = require(process.argv[1]);
-require(require("path").join(require("path").dirname(process.argv[1]), "page.js"));  // AEPage, for notices
+require(process.argv[3]);  // page.js: AEPage, for notices
 const L = require(process.argv[2]);
 let input = "";
 process.stdin.on("data", (c) => { input += c; });
@@ -309,8 +311,8 @@ def test_live_path_in_node_matches_the_python_render():
     runs = [{"exp": e, "scaled": f} for e in range(11) for f in (False, True)]
     job = {"numbers": numbers.tolist(), "widths": WIDTHS, "models": models, "runs": runs,
            "defaults": {"d_k": 64, "scaled": False}}
-    proc = subprocess.run([NODE, "-e", JS_RUNNER, str(REPO / "app/static/mirror.js"),
-                           str(REPO / "app/static/scaling.js")], input=json.dumps(job), capture_output=True,
+    proc = subprocess.run([NODE, "-e", JS_RUNNER, str(js_file("mirror.js")),
+                           str(js_file("scaling.js")), str(js_file("page.js"))], input=json.dumps(job), capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
@@ -359,7 +361,7 @@ def node_models(p: ScalingPlate) -> dict:
 
 LINK_RUNNER = r"""
 global.AttentionMirror = require(process.argv[1]);
-require(require("path").join(require("path").dirname(process.argv[1]), "page.js"));  // AEPage, for notices
+require(process.argv[3]);  // page.js: AEPage, for notices
 const L = require(process.argv[2]);
 let input = "";
 process.stdin.on("data", (c) => { input += c; });
@@ -403,8 +405,8 @@ def test_exported_page_reads_a_link_as_python_does():
     if not Path(NODE).exists():
         pytest.skip("node is not installed")
     job = {"links": LINKS, "models": node_models(ScalingPlate())}
-    proc = subprocess.run([NODE, "-e", LINK_RUNNER, str(REPO / "app/static/mirror.js"),
-                           str(REPO / "app/static/scaling.js")], input=json.dumps(job), capture_output=True,
+    proc = subprocess.run([NODE, "-e", LINK_RUNNER, str(js_file("mirror.js")),
+                           str(js_file("scaling.js")), str(js_file("page.js"))], input=json.dumps(job), capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     p = ScalingPlate()

@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attention_core as ac
-from app.formatting import fix
-from app.page import plate_page
-from app.plates.base import same_data
+from app.shared.formatting import fix
+from app.delivery.page import plate_page
+from app.shared.viewer import same_data
 from app.plates.self_attention import (
     LETTERS,
     MAX_SHUFFLE,
@@ -43,7 +43,7 @@ from app.plates.self_attention import (
     sci,
     worked_example,
 )
-from app.state import MAX_URL_VALUE
+from app.shared.state import MAX_URL_VALUE
 
 DEFAULTS = {"n": 5, "shuffle": 1, "positions": False, "cross": False}
 SOURCES = ("tokens", "scores", "weights", "row_sums", "output", "original_output", "output_diff", "perm_check")

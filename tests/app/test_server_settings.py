@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app import server
+from app.delivery import server
 
 
 def test_the_server_leaves_document_checks_to_the_tests_unless_asked(monkeypatch):

@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 from bokeh.models import ColumnDataSource, Div
 
-from app import registry
-from app.state import MAX_URL_VALUE, PAGE_PARAMS
+from app.plates import registry
+from app.shared.state import MAX_URL_VALUE, PAGE_PARAMS
 
 CASES = int(__import__("os").environ.get("AE_STATE_CASES", "10000"))
 LONG = "9" * 10**6  # made once; apply_url must refuse it unread

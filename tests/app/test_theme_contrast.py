@@ -7,6 +7,8 @@ same rule in Python, and node checks here that the two agree colour for colour.
 
 from __future__ import annotations
 
+from app.runtime.scripts import js_file
+
 import json
 import os
 import re
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from app.theme import DARK_MARKS, OKABE_ITO_MORE, PALETTE, TEXT_PAIRS, THEMES, dark_colour_map, dark_partner
+from app.shared.theme import DARK_MARKS, OKABE_ITO_MORE, PALETTE, TEXT_PAIRS, THEMES, dark_colour_map, dark_partner
 
 REPO = Path(__file__).resolve().parents[2]
 ROLES = ("query", "keys", "values", "weights", "output")
@@ -126,7 +128,7 @@ def test_page_js_maps_colours_as_the_theme_says():
     code = ("const P = require(process.argv[1]);"
             "const [map, colours] = JSON.parse(process.argv[2]);"
             "console.log(JSON.stringify(colours.map((c) => P.to_dark(c, map))));")
-    res = subprocess.run([_node(), "-e", code, str(REPO / "app" / "static" / "page.js"),
+    res = subprocess.run([_node(), "-e", code, str(js_file("page.js")),
                           json.dumps([dark_colour_map(), colours])], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
     got = json.loads(res.stdout)

@@ -9,6 +9,8 @@ arrives. worked.js runs in node on stand-in models and is compared with the plat
 
 from __future__ import annotations
 
+from app.runtime.scripts import js_file
+
 import json
 import math
 import os
@@ -23,13 +25,13 @@ from bokeh.document import Document
 from bokeh.events import ButtonClick
 
 import attention_core as ac
-from app.page import plate_page
+from app.delivery.page import plate_page
 from app.plates import worked as W
 from app.plates.worked import PRESETS, WorkedPlate, WorkedState
 
 ROOT = Path(__file__).resolve().parents[2]
-MIRROR = ROOT / "app" / "static" / "mirror.js"
-GLUE = ROOT / "app" / "static" / "worked.js"
+MIRROR = js_file("mirror.js")
+GLUE = js_file("worked.js")
 
 
 def build(**kw) -> WorkedPlate:

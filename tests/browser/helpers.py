@@ -272,7 +272,7 @@ def core_from_query(x: float, y: float, **params):
 def assert_matches_core(st: dict, state, tol: float = 1e-9, check_query: bool = True) -> None:
     """Every number the page holds equals attention_core's for `state` (LookupState) to `tol`,
     and every text on screen is what app.formatting writes for those numbers."""
-    from app.formatting import fix, pct
+    from app.shared.formatting import fix, pct
     from app.plates.lookup import VALUES, readout_html
 
     steps = state.steps()

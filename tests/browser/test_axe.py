@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from app import registry
+from app.plates import registry
 from helpers import REPO
 
 pytestmark = pytest.mark.browser

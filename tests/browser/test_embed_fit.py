@@ -11,8 +11,8 @@ import math
 
 import pytest
 
-from app import registry
-from app.formatting import fix
+from app.plates import registry
+from app.shared.formatting import fix
 from helpers import assert_matches_core, changed, core_from_query, drag, query_xy, read_state, to_page_xy, wait_ready
 from test_site_deck import InFrame
 

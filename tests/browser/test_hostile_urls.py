@@ -9,6 +9,8 @@ leave no exception in the server's log. One tab per mode is reused for all its l
 
 from __future__ import annotations
 
+from app.runtime.scripts import js_file
+
 import functools
 import html
 import http.client
@@ -20,9 +22,9 @@ import urllib.request
 import numpy as np
 import pytest
 
-from app import registry
-from app.page import hideable_names
-from app.state import page_param_notices
+from app.plates import registry
+from app.delivery.page import hideable_names
+from app.shared.state import page_param_notices
 from helpers import REPO
 
 pytestmark = pytest.mark.browser
@@ -226,7 +228,7 @@ def _exported_params():
     for a hostile value (found by this test; the link is dropped, so nothing wrong is shown)."""
     out = []
     for slug in registry.slugs():
-        glue = (REPO / "app" / "static" / f"{slug.replace('-', '_')}.js").read_text(encoding="utf-8")
+        glue = js_file(f"{slug.replace('-', '_')}.js").read_text(encoding="utf-8")
         reason = f"exported {slug} does not read links yet: {slug.replace('-', '_')}.js has no apply_url"
         marks = [] if "apply_url" in glue else [pytest.mark.xfail(strict=True, reason=reason)]
         out.append(pytest.param(slug, marks=marks))

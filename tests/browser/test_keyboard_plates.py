@@ -119,7 +119,7 @@ def test_lookup_keyboard(tab, served_url):
     lookup_matches_core(st2, want, check_query=False)
 
     # The live region says those weights, once the keys have been still a moment.
-    from app.formatting import fix, pct
+    from app.shared.formatting import fix, pct
     said = "Weights " + ", ".join(f"k{j + 1} {pct(w)}" for j, w in enumerate(want.steps().weight)) + \
         f". Output {fix(float(want.steps().output), 2)}."
     page.wait_for_function("(t) => { const e = document.querySelector('.ae-live'); return e && e.textContent === t; }",

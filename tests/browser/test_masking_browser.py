@@ -149,7 +149,7 @@ def assert_pins(got: dict, state) -> None:
 def assert_seed_numbers(got: dict) -> None:
     """Seed 000's printed weights and output in the demo table as the page shows it, and seed 004's
     statement next to them; every cell is attention_core's number written to 3 decimals."""
-    from app.formatting import fix
+    from app.shared.formatting import fix
     from app.plates.masking import demo_numbers
 
     rows = got["_tables"]["demo_table"]

@@ -11,8 +11,8 @@ import math
 
 import pytest
 
-from app import registry
-from app.theme import PRESENT_MIN_PX, PRESENT_ROOT_PX, THEMES
+from app.plates import registry
+from app.shared.theme import PRESENT_MIN_PX, PRESENT_ROOT_PX, THEMES
 from helpers import assert_matches_core, core_from_query, drag, query_xy, read_state, to_page_xy, wait_ready, wait_synced
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from app import registry
+from app.plates import registry
 from helpers import assert_matches_core, changed, core_from_query, drag, query_xy, read_state, to_page_xy, wait_ready
 
 pytestmark = pytest.mark.browser

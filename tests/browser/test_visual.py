@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from app import registry
+from app.plates import registry
 from visual import MAX_DIFFERING, REFERENCES, SIZES, difference, shoot
 
 pytestmark = pytest.mark.browser

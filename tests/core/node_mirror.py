@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-STATIC = Path(__file__).resolve().parents[2] / "app" / "static"
-MIRROR = STATIC / "mirror.js"
+from app.runtime.scripts import js_file
+
+MIRROR = js_file("mirror.js")
 
 
 def node_path() -> str:

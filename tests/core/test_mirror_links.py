@@ -15,7 +15,7 @@ import pytest
 
 from app.plates.masking import MaskingState
 from app.plates.self_attention import SelfAttentionState
-from node_mirror import STATIC, run_driver
+from node_mirror import js_file, run_driver
 
 N_LINKS = 1500
 
@@ -74,7 +74,7 @@ def test_exported_link_reading_matches_served(state_cls, plate, seed):
         current["cells"] = None
     cases = links(state_cls, seed)
     got = run_driver(DRIVER, {"plate": plate, "spec": fresh.url_spec(), "current": current, "links": cases},
-                     scripts=(STATIC / "page.js", STATIC / "mirror.js", STATIC / "masking.js"), expect=len(cases))
+                     scripts=(js_file("page.js"), js_file("mirror.js"), js_file("masking.js")), expect=len(cases))
     noticed = 0
     for pairs, js in zip(cases, got):
         state, notices = served_reading(state_cls, pairs)
@@ -103,7 +103,7 @@ def test_page_settings_are_read_alike_served_and_exported():
     """theme, present, embed and hide are read by page.js on every page; a value it will not act
     on earns the same notice from app.state.page_param_notices (served) and AEPage.page_notices
     (exported), word for word."""
-    from app.state import page_param_notices
+    from app.shared.state import page_param_notices
 
     rng = np.random.default_rng(13)
     names = ["embed", "theme", "hide", "present", "plate", "angle"]
@@ -112,7 +112,7 @@ def test_page_settings_are_read_alike_served_and_exported():
     hideable = [None, ["angle", "length", "d_k", "ae-header", "scaled"]]
     cases = [{"pairs": [[names[int(rng.integers(len(names)))], pool[int(rng.integers(len(pool)))]]
                         for _ in range(int(rng.integers(1, 5)))], "hideable": hideable[k % 2]} for k in range(600)]
-    got = run_driver(PAGE_DRIVER, cases, scripts=(STATIC / "page.js",), expect=len(cases))
+    got = run_driver(PAGE_DRIVER, cases, scripts=(js_file("page.js"),), expect=len(cases))
     noticed = unknown = 0
     for case, js in zip(cases, got):
         args = {}

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from node_mirror import MIRROR, STATIC, node_path, run_driver
+from node_mirror import MIRROR, js_file, node_path, run_driver
 
-LOOKUP = STATIC / "lookup.js"
+LOOKUP = js_file("lookup.js")
 RTOL, ATOL = 1e-12, 1e-13
 
 DRIVER = r"""
@@ -294,7 +294,7 @@ def test_mirror_refuses_what_core_refuses():
 
 
 def _live_cases(rng, plate) -> tuple[list[dict], list[dict]]:
-    from app.formatting import fix, pct
+    from app.shared.formatting import fix, pct
     from app.plates.lookup import DEFAULT_KEYS, DK_CHOICES, VALUES, readout_html
 
     defaults = {"angle": 40.0, "length": 1.5, "d_k": 2, "scaled": False,
@@ -404,7 +404,7 @@ def test_lookup_js_url_fields_match_to_url(live_run):
 
 
 def test_formatting_matches_lookup_js_on_ordinary_values():
-    from app.formatting import fix, pct
+    from app.shared.formatting import fix, pct
 
     rng = np.random.default_rng(99)
     xs = np.concatenate([rng.uniform(-60, 60, 300), rng.uniform(-1e-3, 1e-3, 50), [0.0, -0.0, 1e-9, -1e-9, 16.837795]])
@@ -418,7 +418,7 @@ def test_formatting_matches_lookup_js_on_ordinary_values():
 
 def test_formatting_matches_lookup_js_on_exact_ties():
     """Exact binary ties: toFixed rounds them away from zero (Python's format would round to even)."""
-    from app.formatting import fix, pct
+    from app.shared.formatting import fix, pct
 
     ties = [[0.125, 2], [16.125, 2], [2.5, 0], [-0.5, 0], [0.25, 1], [30.375, 2]]
     got = run_node([{"kind": "format", "fix": ties, "pct": [0.1225, 0.0025]}])[0]

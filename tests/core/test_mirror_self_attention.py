@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 import attention_core as ac
-from node_mirror import MIRROR, STATIC, run_driver
+from node_mirror import MIRROR, js_file, run_driver
 
 N_CASES = 1200
 TOL = 1e-12
@@ -43,7 +43,7 @@ process.stdout.write(JSON.stringify(input.cases.map(run)));
 
 
 def run_node(cases: list[dict], plate: dict | None = None) -> list[dict]:
-    return run_driver(RUNNER, {"cases": cases, "plate": plate}, scripts=(MIRROR, STATIC / "self_attention.js"),
+    return run_driver(RUNNER, {"cases": cases, "plate": plate}, scripts=(MIRROR, js_file("self_attention.js")),
                       expect=len(cases))
 
 

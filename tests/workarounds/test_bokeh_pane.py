@@ -19,9 +19,9 @@ import pytest
 from bokeh.document import Document
 from bokeh.models import CustomJS
 
-from app import registry
+from app.plates import registry
 from app.workarounds.bokeh_pane import BokehPane
-from app.page import plate_page
+from app.delivery.page import plate_page
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ from html import escape
 import pytest
 
 from app.workarounds.exported_bokeh_only import bokeh_only
-from app.export import export_plate, export_site
+from app.delivery.export import export_plate, export_site
 from test_export import docs_json
 
 PANEL_SCRIPT_MARKERS = ("panel.min.js", "es-module-shims", "esms-options", "panel.js resource registry")
@@ -93,7 +93,7 @@ def test_only_panels_scripts_go():
 
 def test_live_js_runs_early_once_right_before_the_embed():
     """AELive.early runs after BokehJS and the document's JSON, just before the document is embedded."""
-    from app.jsassets import read_js
+    from app.runtime.scripts import read_js
 
     out = bokeh_only(page(small_doc(), SCRIPTS))
     scripts = re.findall(r"<script[^>]*>.*?</script>", out, re.S)

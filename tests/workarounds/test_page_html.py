@@ -15,8 +15,8 @@ from panel.io import server as ps
 from panel.config import config as pn_config
 from panel.io.state import set_curdoc
 
-from app import registry
-from app.page import index_page, plate_page
+from app.plates import registry
+from app.delivery.page import index_page, plate_page
 from app.workarounds.cached_bundles import cached_bundles
 from app.workarounds.page_html import patch_document_css, quick_page_html
 

@@ -15,11 +15,11 @@ from bokeh.document import Document
 from bokeh.model import Model
 from panel.io.state import set_curdoc
 
-from app import registry
+from app.plates import registry
 from app.workarounds.quick_defaults import quick_defaults
 from app.workarounds.quick_properties import quick_properties
 from app.workarounds.quick_references import quick_references
-from app.server import fill_document
+from app.delivery.server import fill_document
 
 OWN = {
     (PropertyDescriptor, "has_unstable_default"): PropertyDescriptor.has_unstable_default,

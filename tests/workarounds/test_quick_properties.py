@@ -16,9 +16,9 @@ from bokeh.models import ColumnDataSource, Div, Plot, Range1d
 from bokeh.themes import Theme
 from panel.io.state import set_curdoc
 
-from app import registry
+from app.plates import registry
 from app.workarounds.quick_properties import quick_properties
-from app.server import fill_document
+from app.delivery.server import fill_document
 
 OWN = HasProps.query_properties_with_values
 

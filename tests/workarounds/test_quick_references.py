@@ -12,9 +12,9 @@ from bokeh.models import ColumnDataSource, CustomJS, Div, Plot, Range1d, Title
 from bokeh.themes import Theme
 from panel.io.state import set_curdoc
 
-from app import registry
+from app.plates import registry
 from app.workarounds.quick_references import existing_models, quick_references
-from app.server import fill_document
+from app.delivery.server import fill_document
 
 OWN = Model.references
 

@@ -17,8 +17,8 @@ import pytest
 from bokeh.document import Document
 from bokeh.models import Column, Div
 
-from app import registry
-from app.server import fill_document
+from app.plates import registry
+from app.delivery.server import fill_document
 from app.workarounds.served_bokeh_only import bokeh_layout_tree, bokeh_layouts, serve_without_panel_js
 
 SLUGS = registry.slugs()

@@ -58,7 +58,7 @@ def screenshot_pages(shots: list[tuple[str, Path]], width: int = 1280, height: i
 
 def screenshot_plates(slugs: list[str], outdir: Path, width: int = 1280, height: int = 720) -> list[Path]:
     """Export each plate to a temporary folder and screenshot it into OUTDIR/<slug>.png."""
-    from .export import export_plate
+    from app.delivery.export import export_plate
 
     outdir = Path(outdir)
     shots = []
@@ -81,8 +81,8 @@ def figure(slug: str, out: str | Path, settings: dict[str, str] | None = None,
     import base64
     from urllib.parse import urlencode
 
-    from . import registry
-    from .export import export_plate
+    from app.plates import registry
+    from app.delivery.export import export_plate
 
     registry.plate_class(slug)  # ValueError for an unknown plate
     out = Path(out)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from ..jsassets import share_library
-from ..state import PlateState
+from app.runtime.scripts import share_library
+from app.shared.state import PlateState
 
 
 def same_data(old: dict, new: dict, tol: float = 1e-12) -> bool:

@@ -1,11 +1,11 @@
-"""Entry point for `panel serve app/panel_app.py`: serves the plate named by ?plate= (default: lookup).
+"""Entry point for `panel serve app/delivery/panel_app.py`: serves the plate named by ?plate= (default: lookup).
 
 `attention-explorable serve` is the main way to serve (it adds the index and one route per
 plate); this file is for people who prefer Panel's own command and its options.
 """
 
-from app.page import plate_page, session_args
-from app.registry import slugs
+from app.delivery.page import plate_page, session_args
+from app.plates.registry import slugs
 
 _args = session_args()
 _slug = _args.pop("plate", "lookup")

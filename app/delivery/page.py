@@ -10,11 +10,12 @@ import markdown
 import panel as pn
 from bokeh.models import CustomJS, Div, InlineStyleSheet
 
-from . import registry, workarounds
-from .panes import bokeh_pane
-from .jsassets import custom_js_code, library_model
-from .state import page_param_notices
-from .theme import CSS, PAGE_CSS, page_theme_options
+from app import workarounds
+from app.plates import registry
+from app.shared.panes import bokeh_pane
+from app.runtime.scripts import custom_js_code, library_model
+from app.shared.state import page_param_notices
+from app.shared.theme import CSS, PAGE_CSS, page_theme_options
 
 pn.extension(raw_css=[CSS], design=None, notifications=False)
 

@@ -16,8 +16,9 @@ from pathlib import Path
 import panel as pn
 from bokeh.resources import INLINE
 
-from . import workarounds
-from .page import attach_ready, plate_page
+from app import workarounds
+from app.delivery.assets import ASSETS
+from app.delivery.page import attach_ready, plate_page
 
 
 def _save_page(page, path: Path, resources, title: str, ready: bool = True) -> None:
@@ -29,7 +30,7 @@ def _save_page(page, path: Path, resources, title: str, ready: bool = True) -> N
     from pyviz_comms import Comm
 
     if workarounds.active("unused_bundles"):
-        from .workarounds.unused_bundles import trim_bundles
+        from app.workarounds.unused_bundles import trim_bundles
 
         resources = trim_bundles(resources)  # no bokeh-gl: nothing draws with WebGL
     doc = Document()
@@ -41,11 +42,11 @@ def _save_page(page, path: Path, resources, title: str, ready: bool = True) -> N
     save(doc, str(path), resources=resources, title=title)
     html = path.read_text(encoding="utf-8")
     if workarounds.active("exported_bokeh_only"):  # no server: Panel's JavaScript has nothing to do
-        from .workarounds.exported_bokeh_only import bokeh_only
+        from app.workarounds.exported_bokeh_only import bokeh_only
 
         html = bokeh_only(html)
     if workarounds.active("live_js_early"):
-        from .workarounds.live_js_early import into_saved_page
+        from app.workarounds.live_js_early import into_saved_page
 
         html = into_saved_page(html)
     path.write_text(html, encoding="utf-8")
@@ -81,7 +82,6 @@ def offline_problems(text: str) -> list[str]:
 
 BOKEH_CDN = re.compile(r"https://cdn\.bokeh\.org/bokeh/release/(bokeh(?:-[a-z]+)?)-[0-9][^\"'/]*?(\.min\.js|\.js)")
 PANEL_CDN = re.compile(r"https://cdn\.holoviz\.org/panel/[^/\"']+/dist/([^\"'\s)\\]+)")
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
 
 def _localise(text: str, static_dir: Path, prefix: str = "_static") -> str:
@@ -123,8 +123,8 @@ def export_site(outdir: str | Path) -> list[Path]:
     """
     from bokeh.resources import CDN
 
-    from . import registry
-    from .page import index_page
+    from app.plates import registry
+    from app.delivery.page import index_page
 
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)

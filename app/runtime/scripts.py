@@ -25,16 +25,24 @@ LOADER = (
 )
 
 
+RUNTIME = ("mirror.js", "page.js", "live.js", "a11y.js")  # app/runtime/: what every page loads
+
+
+def js_file(name: str):
+    """Where a runtime file (app/runtime/NAME) or a plate's glue (app/static/NAME) is."""
+    return files("app").joinpath("runtime" if name in RUNTIME else "static", name)
+
+
 @cache
 def read_js(name: str) -> str:
-    """The text of app/static/NAME."""
-    return files("app").joinpath("static", name).read_text(encoding="utf-8")
+    """The text of a runtime file or a plate's glue (js_file)."""
+    return js_file(name).read_text(encoding="utf-8")
 
 
 @cache
 def workarounds_js() -> str:
     """app/workarounds/js/: the registry and every browser-side workaround, as one script."""
-    from . import workarounds
+    from app import workarounds
 
     folder = files("app").joinpath("workarounds", "js")
     return "\n".join(folder.joinpath(f"{n}.js").read_text(encoding="utf-8") for n in ("registry", *workarounds.JS))
@@ -43,14 +51,14 @@ def workarounds_js() -> str:
 def library(glue: str) -> str:
     """mirror.js, page.js, live.js (the live path's shared helpers), a11y.js, the browser-side
     workarounds (unless AE_WORKAROUNDS=off) and one plate's glue, as one script."""
-    from . import workarounds
+    from app import workarounds
 
     return _library(glue, workarounds.js_switched_off() is not None)
 
 
 @cache
 def _library(glue: str, with_workarounds: bool) -> str:
-    parts = [read_js("mirror.js"), read_js("page.js"), read_js("live.js"), read_js("a11y.js")]
+    parts = [read_js(name) for name in RUNTIME]
     return "\n".join([*parts, *([workarounds_js()] if with_workarounds else []), read_js(glue)])
 
 
@@ -84,10 +92,10 @@ def share_library(models) -> dict[str, Div]:
 def _all_models(models) -> list:
     """Every model reachable from `models`, in one walk (per-root walks repeat it). Bokeh's
     collect_models, or the quick_references workaround's walk when it is active."""
-    from . import workarounds
+    from app import workarounds
 
     if workarounds.active("quick_references"):
-        from .workarounds.quick_references import existing_models
+        from app.workarounds.quick_references import existing_models
 
         return existing_models(models)
     from bokeh.model.util import collect_models

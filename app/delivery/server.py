@@ -4,24 +4,14 @@ from __future__ import annotations
 
 import os
 from contextlib import nullcontext
-from pathlib import Path
 
 import panel as pn
 from bokeh.settings import settings as bokeh_settings
 
-from . import registry, workarounds
-from .page import attach_ready, index_page, plate_page, session_args
-
-
-def _assets_dir() -> Path:
-    """assets/ beside the package (a checkout) or in the working directory (an installed copy)."""
-    for d in (Path(__file__).resolve().parent.parent / "assets", Path.cwd() / "assets"):
-        if d.is_dir():
-            return d
-    return Path(__file__).resolve().parent.parent / "assets"
-
-
-ASSETS = _assets_dir()
+from app import workarounds
+from app.plates import registry
+from app.delivery.assets import ASSETS
+from app.delivery.page import attach_ready, index_page, plate_page, session_args
 
 
 def routes() -> dict:
@@ -61,7 +51,7 @@ def _page_models():
     """Bokeh's own models in place of Panel's layouts, so that the page loads BokehJS alone,
     when the served_bokeh_only workaround is active."""
     if workarounds.active("served_bokeh_only"):
-        from .workarounds.served_bokeh_only import bokeh_layouts
+        from app.workarounds.served_bokeh_only import bokeh_layouts
 
         return bokeh_layouts()
     return nullcontext()

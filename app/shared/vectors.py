@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bokeh.models import Arrow, LabelSet, VeeHead
 
-from ..theme import PALETTE
+from app.shared.theme import PALETTE
 
 
 def draw_query_and_keys(fig, keys_src, query_src, size: float = 1.0) -> None:

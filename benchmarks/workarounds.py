@@ -400,6 +400,10 @@ def fmt(v, unit: str, signed: bool = False) -> str:
     return (("−" if v < 0 else "+") + text) if signed else text
 
 
+def signed_pct(v) -> str:
+    return "—" if v is None else f"{'−' if v < 0 else '+'}{abs(v):.1f} %"
+
+
 def cell(s: dict, unit: str, spread: bool) -> str:
     if not s.get("n"):
         return "—"
@@ -411,7 +415,7 @@ def tables(res: dict) -> str:
              "gain % of off | verdict |", "|---|---|---|---|---|---|---|---|---|"]
     for r in res["rows"]:
         spread = r["figure"] not in ("server_cpu_per_load", "bytes")  # those are one figure per round
-        pct = f"{r['gain_pct']:+.1f} %" if r.get("gain_pct") is not None else "—"
+        pct = signed_pct(r.get("gain_pct"))
         verdict = f"**{r['verdict']}** ({r['why']})"
         if r["errors"]:
             verdict += " ⚠ " + "; ".join(e[:120] for e in r["errors"][:2]).replace("|", "/")
@@ -421,7 +425,7 @@ def tables(res: dict) -> str:
     for n in res["names"]:
         d = n["deciding"]
         unit = UNIT.get(d["figure"], "ms")
-        pct = f", {d['gain_pct']:+.1f} %" if d.get("gain_pct") is not None else ""
+        pct = f", {signed_pct(d['gain_pct'])}" if d.get("gain_pct") is not None else ""
         lines.append(f"| {n['name']} | {n['side']} | **{n['verdict']}** | {d['plate']} {d['where']} {d['figure']}: "
                      f"gain {fmt(d.get('gain'), unit, True)}{pct} ({d['verdict']}: {d['why']}) |")
     s = res["settings"]

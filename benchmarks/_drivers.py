@@ -39,7 +39,7 @@ class Driver:
 def _lookup_core() -> dict[str, Callable[[], object]]:
     """attention_core calls at the soft-lookup plate's sizes: q (2,), K (5, 2), V (5,)."""
     import attention_core as ac
-    from app.plates.lookup import DEFAULT_KEYS, VALUES, LookupState
+    from app.plates.lookup.state import DEFAULT_KEYS, VALUES, LookupState
 
     q = ac.cartesian(40.0, 1.5)  # (2,)
     K = DEFAULT_KEYS.copy()  # (5, 2)

@@ -66,9 +66,9 @@ def notices_pane(notices: list[str]) -> pn.pane.HTML:
 
 def ready_script(plate, notices_model, served: bool) -> CustomJS:
     """The page's document_ready callback: page.js (embed, hide, present, theme) and, in an
-    exported page, the plate's own reading of the link (its glue's apply_url); then the
-    glue's on_ready (keyboard handles and such)."""
-    models = dict(getattr(plate, "js_models", {}) or {})
+    exported page, the link read by link.js and applied by the plate's glue (url_apply); then
+    the glue's on_ready (keyboard handles and such)."""
+    models = {**(getattr(plate, "js_models", {}) or {}), "sync": plate.sync, "link": plate.state.url_spec()}
     glue = getattr(plate, "glue", None) or "page.js"
     live = getattr(plate, "live", None) or "undefined"
     names = [*models, "notices"]
@@ -77,8 +77,8 @@ def ready_script(plate, notices_model, served: bool) -> CustomJS:
         "AEPage.init(notices.document, {served: " + ("true" if served else "false")
         + ", theme: " + json.dumps(page_theme_options()) + ", hideable: " + json.dumps(hideable_names(plate))
         + ", workarounds_off: " + json.dumps(workarounds.js_switched_off() or []) + "},"
-        " (L && L.apply_url) ? function (p) { return L.apply_url(a, p, " + json.dumps(plate.state.url_spec()) + "); }"
-        " : null);\n"
+        " (L && L.url_apply) ? function (p) { return AELink.apply_plate(a, p, L); }"
+        " : (L && L.apply_url) ? function (p) { return L.apply_url(a, p, a.link); } : null);\n"
         "if (L && L.on_ready) L.on_ready(a);"
     )
     cb = CustomJS(args={**models, "notices": notices_model}, code=custom_js_code(glue, call, names))

@@ -1,4 +1,4 @@
-"""The one list of plates. Adding a plate is one module in app/plates and one line here."""
+"""The one list of plates. A plate is a package of app/plates plus one line here (docs/adding-a-plate.md)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from importlib import import_module
 
 # (slug, "module:Class"), in reading order.
 PLATES: list[tuple[str, str]] = [
-    ("lookup", "app.plates.lookup:LookupPlate"),
+    ("lookup", "app.plates.lookup.view:LookupPlate"),
     ("worked", "app.plates.worked:WorkedPlate"),
     ("scaling", "app.plates.scaling:ScalingPlate"),
     ("self-attention", "app.plates.self_attention:SelfAttentionPlate"),
@@ -26,6 +26,11 @@ def plate_class(slug: str):
             module, _, name = target.partition(":")
             return getattr(import_module(module), name)
     raise ValueError(f"unknown plate '{slug}'; known plates: {', '.join(slugs())}")
+
+
+def package(slug: str) -> str:
+    """The plate's package, e.g. "app.plates.self_attention" (its files: docs/adding-a-plate.md)."""
+    return plate_class(slug).__module__.rpartition(".")[0]
 
 
 def neighbours(slug: str) -> tuple[str | None, str | None]:

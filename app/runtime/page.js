@@ -10,10 +10,6 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   "use strict";
   var CHROME = ["ae-header", "ae-lead", "ae-explanation"];
 
-  function params() {
-    try { return new URLSearchParams(window.location.search); } catch (e) { return new URLSearchParams(""); }
-  }
-
   function hide_models(doc, names) {
     names.forEach(function (name) {
       var models = doc.all_models ? Array.from(doc.all_models).filter(function (m) { return m.name === name; }) : [];
@@ -43,32 +39,6 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     });
   }
 
-  // The address bar follows the plate: `names` are the plate's URL fields, `fields()` returns
-  // those that differ from their defaults. replaceState (the history does not fill up), at most
-  // every 250 ms; an iframe's srcdoc or a sandbox may refuse, and the plate works without it.
-  var url_timer = null, url_pending = null;
-  function write_url(names, fields) {
-    if (typeof window === "undefined" || !window.history) return;
-    url_pending = function () {
-      try {
-        var params = new URLSearchParams(window.location.search);
-        names.forEach(function (k) { params.delete(k); });
-        var f = fields();
-        Object.keys(f).forEach(function (k) { params.set(k, f[k]); });
-        var qs = params.toString();
-        window.history.replaceState(window.history.state, "", window.location.pathname + (qs ? "?" + qs : "") + window.location.hash);
-      } catch (err) { /* refused: see above */ }
-    };
-    clearTimeout(url_timer);
-    url_timer = setTimeout(flush_url, 250);
-  }
-  function flush_url() {
-    clearTimeout(url_timer);
-    var write = url_pending;
-    url_pending = null;
-    if (write) write();
-  }
-
   // "Copy link": the address of the state on screen, to the clipboard; where the clipboard is
   // refused (an iframe without permission, an old browser) the link is shown selected instead.
   // One listener on the header's shadow root, which outlives re-renders of its content.
@@ -84,7 +54,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     });
   }
   function copy_link(root) {
-    flush_url();
+    AELink.flush();
     var link = window.location.href, out = root.querySelector(".ae-copied");
     function shown(text) { if (out) out.textContent = text; }
     function by_hand() {
@@ -486,96 +456,12 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     start();
   }
 
-  // --- reading a link without Python -----------------------------------------------------
-  // PlateState.apply_url's rules (app/state.py), for exported pages: `spec` is the state's
-  // url_spec(); a field of type "custom" is parsed by custom[name](text), which returns the
-  // value or throws an Error whose message is the reason. The first of repeated settings
-  // counts, as on a served page. Returns {values, notices}; the glue applies the values.
-  var NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER
-  var NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
-
-  function short_text(text, n) {  // app.state._short
-    n = n || 24;
-    var chars = Array.from(String(text)).map(function (ch) { return ch !== " " && NOT_PRINTABLE.test(ch) ? "?" : ch; });
-    return chars.length <= n ? chars.join("") : chars.slice(0, n - 1).join("") + "\u2026";
-  }
-  function round_half_even(x) { return Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x); }
-  function g6(x) { return String(Number(Number(x).toPrecision(6))); }
-
-  function parse_field(f, text) {
-    if (f.type === "bool") {
-      var t = text.trim().toLowerCase();
-      if (["1", "true", "yes", "on"].indexOf(t) >= 0) return true;
-      if (["0", "false", "no", "off"].indexOf(t) >= 0) return false;
-      throw new Error("expected 0 or 1");
-    }
-    if (f.type === "select") {
-      for (var i = 0; i < f.objects.length; i++) if (String(f.objects[i]) === text.trim()) return f.objects[i];
-      throw new Error("expected one of " + f.objects.map(String).join(", "));
-    }
-    if (!NUMBER.test(text)) throw new Error("not a number");
-    var x = Number(text);
-    if (!Number.isFinite(x)) throw new Error("not a finite number");
-    var lo = f.bounds ? f.bounds[0] : null, hi = f.bounds ? f.bounds[1] : null;
-    if (lo !== null && x < lo) x = lo;
-    if (hi !== null && x > hi) x = hi;
-    return f.type === "integer" ? round_half_even(x) : x;
-  }
-
-  function read_link(params, spec, custom) {
-    var values = {}, notices = [], seen = {};
-    params.forEach(function (text, name) {
-      if (seen[name]) return;
-      seen[name] = true;
-      var f = spec.fields[name];
-      if (!f) {
-        if (spec.page_params.indexOf(name) < 0) notices.push("ignored unknown setting '" + short_text(name) + "'");
-        return;
-      }
-      if (Array.from(text).length > spec.max_value) { notices.push("ignored '" + name + "': value too long"); return; }
-      var value;
-      try {
-        value = f.type === "custom" ? custom[name](text) : parse_field(f, text);
-      } catch (err) {
-        notices.push("ignored '" + name + "=" + short_text(text) + "': " + err.message);
-        return;
-      }
-      if ((f.type === "integer" || f.type === "number") && Math.abs(Number(text) - value) > 1e-9) {
-        notices.push("'" + name + "' set to " + (f.type === "integer" ? String(value) : g6(value)) + ", the nearest allowed value");
-      }
-      values[name] = value;
-    });
-    return {values: values, notices: notices};
-  }
-
-  // app.state.page_param_notices: a page setting with a value this page will not act on.
-  var PAGE_CHOICES = { embed: ["0", "1"], present: ["0", "1"], theme: ["light", "dark"] };
-  var CONTROL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,39}$/;
-  // `hideable`: the names ?hide= can use on this page (app.page.hideable_names), if known.
-  function page_notices(params, hideable) {
-    var notices = [], seen = {};
-    params.forEach(function (text, name) {
-      if (seen[name]) return;
-      seen[name] = true;
-      if (PAGE_CHOICES[name] && PAGE_CHOICES[name].indexOf(text) < 0) {
-        notices.push("ignored '" + name + "=" + short_text(text) + "': expected " + PAGE_CHOICES[name].join(" or "));
-      } else if (name === "hide") {
-        var names = text.split(",").map(function (n) { return n.replace(/^[ \t]+|[ \t]+$/g, ""); });
-        var bad = names.filter(function (n) { return n && !CONTROL_NAME.test(n); });
-        var unknown = names.filter(function (n) { return n && hideable && hideable.indexOf(n) < 0; });
-        if (bad.length) notices.push("ignored 'hide=" + short_text(bad[0]) + "': not a control's name");
-        else if (unknown.length) notices.push("ignored 'hide=" + short_text(unknown[0]) + "': no control of that name on this page");
-      }
-    });
-    return notices;
-  }
-
   function init(doc, opts, apply_url) {
     // The workarounds of BokehJS (app/workarounds/js/), unless the server or export left them out.
     if (typeof AEWorkarounds !== "undefined") AEWorkarounds.install(doc, opts.workarounds_off);
     claim_touch(doc);
     wire_copy_link(doc);
-    var p = params();
+    var p = AELink.params();
     var html = document.documentElement;
     apply_modes(doc, p, opts.theme);
     var hide = (p.get("hide") || "").split(",").map(function (s) { return s.trim(); }).filter(Boolean).slice(0, 50);
@@ -589,7 +475,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       if (apply_url) {
         try { notices = apply_url(p) || []; } catch (err) { notices = ["could not read the link: " + err.message]; }
       }
-      notices = notices.concat(page_notices(p, opts.hideable));
+      notices = notices.concat(AELink.page_notices(p, opts.hideable));
       // Shown once the plate has painted what the link changed: the notice's relayout in the
       // same task as a shrinking n made BokehJS 3.10 paint a heat map with its old colour arrays
       // (a RangeError from a DataView, found by the hostile-link run on the exported masking page).
@@ -630,8 +516,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   }
 
   var api = {};
-  Object.assign(api, { init: init, flush_url: flush_url, copy_link: copy_link, read_link: read_link, page_notices: page_notices, short_text: short_text, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch, write_url: write_url, params: params, hide_models: hide_models,
-    one_layout: one_layout, table_html: table_html });
+  Object.assign(api, { init: init, copy_link: copy_link, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch,
+    hide_models: hide_models, one_layout: one_layout, table_html: table_html });
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;
   return api;
 })();

@@ -25,12 +25,16 @@ LOADER = (
 )
 
 
-RUNTIME = ("mirror.js", "page.js", "live.js", "a11y.js")  # app/runtime/: what every page loads
+RUNTIME = ("mirror.js", "link.js", "sync.js", "page.js", "a11y.js")  # app/runtime/: what every page loads
 
 
 def js_file(name: str):
-    """Where a runtime file (app/runtime/NAME) or a plate's glue (app/static/NAME) is."""
-    return files("app").joinpath("runtime" if name in RUNTIME else "static", name)
+    """Where a runtime file (app/runtime/NAME) or a plate's glue (app/plates/<package>/<package>.js)
+    is; until a plate is a package, its glue is in app/static."""
+    if name in RUNTIME:
+        return files("app").joinpath("runtime", name)
+    glue = files("app").joinpath("plates", name.removesuffix(".js"), name)
+    return glue if glue.is_file() else files("app").joinpath("static", name)
 
 
 @cache

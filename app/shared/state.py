@@ -66,9 +66,9 @@ class PlateState(param.Parameterized):
 
     # --- reading -------------------------------------------------------------------------
     def url_spec(self) -> dict:
-        """How to read this state's link without Python: app/static/page.js's read_link follows
-        apply_url's rules with it. Fields that are not a boolean, a selector or a number are
-        "custom": the plate's glue parses them."""
+        """How to read and write this state's link without Python: app/runtime/link.js follows
+        apply_url's and to_url's rules with it. Fields that are not a boolean, a selector or a
+        number are "custom": the plate's glue parses and writes them."""
         fields = {}
         for name in self.url_fields:
             p = self.param[name]
@@ -81,7 +81,13 @@ class PlateState(param.Parameterized):
                 fields[name] = {"type": kind, "bounds": list(p.bounds) if p.bounds else None}
             else:
                 fields[name] = {"type": "custom"}
+            fields[name]["default"] = self.url_default(name)
         return {"fields": fields, "max_value": MAX_URL_VALUE, "page_params": list(PAGE_PARAMS)}
+
+    def url_default(self, name: str):
+        """The default of `name` as JSON (link.js leaves a field at its default out of the address)."""
+        d = self.param[name].default
+        return d.tolist() if hasattr(d, "tolist") else d
 
     def parse_url_value(self, name: str, text: str):
         """Turn `text` into a valid value for `name`; raise ValueError with a reason if it can't be."""

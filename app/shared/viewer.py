@@ -1,11 +1,14 @@
-"""What every plate's view shares: its state, pushing data only when it changed, notebook access."""
+"""What every plate's view shares: its state, the sync protocol, pushing data only when it changed."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import panel as pn
 import param
+from bokeh.models import ColumnDataSource, CustomJS
 
-from app.runtime.scripts import share_library
+from app.runtime.scripts import custom_js_code, share_library
 from app.shared.state import PlateState
 
 
@@ -86,16 +89,42 @@ def live_layer(figure, *sources) -> int:
 
 
 class PlateViewer(pn.viewable.Viewer):
-    """Base of the plates: holds a PlateState and exposes its URL fields as attributes.
+    """Base of the plates: holds a PlateState, builds the view once, and keeps Python in step with
+    the page by one protocol, the same for every plate (its browser half: app/runtime/sync.js).
+
+    The page leads, Python follows. The page computes each change itself (the plate's glue with
+    mirror.js) and shows it at once. While a gesture or a run of changes lasts, it marks the
+    plate's `sync` source "busy", and Python leaves what the page sends alone; at the end it
+    sends what the plate syncs and takes the mark off. Python then reads the page once
+    (`read_page`), sets the state, which validates and clamps it, and renders attention_core's
+    numbers (`_render`), which replace the page's where they differ. A single change the page
+    sends with no mark (one click) is read FOLD_WAIT_MS later, so that the changes of one burst
+    are read together; a page that marks itself busy meanwhile is read at the end of its run.
+
+    A plate says what it syncs, not how:
+    - `synced()`: the (model, attribute) pairs the page sends;
+    - `read_page(changed)`: the state's new values from the page (`changed`: the pairs that
+      changed since the last read); raise ValueError (or TypeError, KeyError, IndexError,
+      OverflowError) to refuse, and `refused(exc)` puts the page back (a plate may also say why);
+    - `_build()` makes the Bokeh models once; `_render(force)` recomputes with attention_core and
+      pushes what differs (push, set_if_changed). `js(call)` makes a CustomJS that calls the
+      plate's glue with `a`, the models in `js_models` plus `sync` and `link` (the state's
+      url_spec, for app/runtime/link.js).
 
     In a notebook `plate.angle = 40` sets the state, and the view follows through the state's
-    watchers. Subclasses set `state_class`, `slug`, `title`, and implement `_build` and `_render`.
+    watchers. Subclasses set `state_class`, `slug`, `title`, `glue` (their JS file) and `live`
+    (the object it defines).
     """
 
     state_class: type[PlateState] = PlateState
     slug = ""
     title = ""
     summary = ""
+    lead = ""
+    explanation = ""
+    glue = ""  # the plate's browser half (app/plates/<package>/<slug>.js)
+    live = ""  # the object it defines (LookupLive)
+    FOLD_WAIT_MS = 150
 
     state = param.ClassSelector(class_=PlateState, doc="The plate's state; every URL field lives here.")
 
@@ -106,10 +135,19 @@ class PlateViewer(pn.viewable.Viewer):
         elif fields:
             params["state"].param.update(fields)
         super().__init__(**params)
+        self.sync = ColumnDataSource(data={}, name="sync")  # "busy" in its tags while the page leads
+        self.js_models: dict = {}
+        self._rendering = False
+        self._renders = 0
+        self._changed: set = set()
+        self._pending = None
         self._build()
         self.js_libraries = share_library(self.bokeh_models())
-        self._render()
-        self.state.param.watch(lambda *_: self._render(), list(self.state_class.url_fields))
+        self.render()
+        self.state.param.watch(lambda *_: self.render(), list(self.state_class.url_fields))
+        for model, attr in self.synced():
+            model.on_change(attr, partial(self._on_page, (model, attr)))
+        self.sync.on_change("tags", partial(self._on_page, None))
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
@@ -121,14 +159,84 @@ class PlateViewer(pn.viewable.Viewer):
                     doc=f"The state's {name} (see {cls.state_class.__name__}).",
                 ))
 
+    # --- what a plate declares ----------------------------------------------------------------
+    def synced(self) -> list[tuple]:
+        """The (model, attribute) pairs the page sends to Python."""
+        return []
+
+    def read_page(self, changed: set) -> dict:
+        """The state's new values, read from the models the page sent."""
+        return {}
+
+    def refused(self, exc: Exception) -> None:
+        """What the page sent could not be used: put the page back to the last good state."""
+        self.render(force=True)
+
+    def _build(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _render(self, force: bool = False) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # --- the protocol ---------------------------------------------------------------------------
+    def busy(self) -> bool:
+        """Whether the page leads a gesture now (Python waits for its end)."""
+        return "busy" in (self.sync.tags or [])
+
+    def _on_page(self, pair, attr, old, new) -> None:
+        if self._rendering:
+            return  # our own echo
+        if pair is not None:
+            self._changed.add(pair)
+        if self.busy():
+            return  # read when the gesture ends
+        doc = self.sync.document
+        if pair is None or doc is None or doc.session_context is None:
+            self.fold()  # a gesture's end, or no served page (a notebook, a test): at once
+        elif self._pending is None:
+            self._pending = doc.add_timeout_callback(self._wait_over, self.FOLD_WAIT_MS)
+
+    def _wait_over(self) -> None:
+        self._pending = None
+        if not self.busy():
+            self.fold()
+
+    def fold(self) -> None:
+        """Read the page into the state once, and answer with attention_core's numbers."""
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            try:
+                self.sync.document.remove_timeout_callback(pending)
+            except (AttributeError, ValueError):
+                pass  # it has just run
+        changed, self._changed = self._changed, set()
+        try:
+            values = self.read_page(changed)
+        except (ValueError, TypeError, KeyError, IndexError, OverflowError) as exc:
+            self.refused(exc)
+            return
+        renders = self._renders
+        self.state.param.update(values)
+        if self._renders == renders:
+            self.render()  # unchanged: answer anyway, so the page holds Python's numbers
+
+    def render(self, force: bool = False) -> None:
+        """Recompute and push; what the push changes on the page is not read back (an echo)."""
+        self._renders += 1
+        self._rendering = True
+        try:
+            self._render(force)
+        finally:
+            self._rendering = False
+
+    # --- the view -------------------------------------------------------------------------------
+    def js(self, call: str, **extra) -> CustomJS:
+        """A CustomJS that runs `call` from the plate's glue, with `a` the page's models by name."""
+        models = {**self.js_models, "sync": self.sync, "link": self.state.url_spec(), **extra}
+        return CustomJS(args=models, code=custom_js_code(self.glue, call, list(models)))
+
     def bokeh_models(self) -> list:
         """The Bokeh models the plate's view wraps (its figures, widgets and sources)."""
         view = self.__panel__()
         panes = view.select(pn.pane.Bokeh) if hasattr(view, "select") else []
         return [p.object for p in panes if p.object is not None]
-
-    def _build(self) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _render(self) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError

@@ -103,7 +103,7 @@ def assert_rendered(plate, sources, divs, case) -> None:
 
 
 def valid_lookup(s):
-    from app.plates.lookup import DK_CHOICES, MAX_COORD, MAX_LENGTH, MIN_LENGTH
+    from app.plates.lookup.state import DK_CHOICES, MAX_COORD, MAX_LENGTH, MIN_LENGTH
 
     assert isinstance(s.angle, float) and 0.0 <= s.angle <= 360.0
     assert isinstance(s.length, float) and MIN_LENGTH <= s.length <= MAX_LENGTH

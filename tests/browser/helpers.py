@@ -257,7 +257,7 @@ def wait_synced(page, sent_before: int | None = None, timeout: float = 15_000) -
 
 # --- the authority: attention_core --------------------------------------------------------
 def core_state(**params):
-    from app.plates.lookup import LookupState
+    from app.plates.lookup.state import LookupState
 
     return LookupState(**params)
 
@@ -273,7 +273,8 @@ def assert_matches_core(st: dict, state, tol: float = 1e-9, check_query: bool = 
     """Every number the page holds equals attention_core's for `state` (LookupState) to `tol`,
     and every text on screen is what app.formatting writes for those numbers."""
     from app.shared.formatting import fix, pct
-    from app.plates.lookup import VALUES, readout_html
+    from app.plates.lookup.data import readout_html
+    from app.plates.lookup.state import VALUES
 
     steps = state.steps()
     w = st["weights"]

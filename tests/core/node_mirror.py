@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,18 @@ import pytest
 from app.runtime.scripts import js_file
 
 MIRROR = js_file("mirror.js")
+_BUNDLES = Path(tempfile.mkdtemp(prefix="ae-library-"))
+
+
+def library_file(glue: str) -> Path:
+    """The script a page loads for `glue` (the runtime, then the plate's glue, without the
+    workarounds), as one file for node to require: it exports the glue's object."""
+    from app.runtime.scripts import _library
+
+    path = _BUNDLES / glue
+    if not path.exists():
+        path.write_text(_library(glue, False), encoding="utf-8")
+    return path
 
 
 def node_path() -> str:

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from node_mirror import MIRROR, js_file, node_path, run_driver
+from node_mirror import MIRROR, library_file, node_path, run_driver
 
-LOOKUP = js_file("lookup.js")
+LOOKUP = library_file("lookup.js")
 RTOL, ATOL = 1e-12, 1e-13
 
 DRIVER = r"""
@@ -28,8 +28,7 @@ DRIVER = r"""
 const fs = require("fs");
 const [mirrorPath, lookupPath] = process.argv.slice(1);  // node -e CODE MIRROR LOOKUP
 const M = require(mirrorPath);   // sets globalThis.AttentionMirror, which lookup.js needs
-require(require("path").join(require("path").dirname(mirrorPath), "page.js"));  // AEPage, for notices
-const L = require(lookupPath);
+const L = require(lookupPath);  // the page's script: the runtime (AELink, AESync, AEPage) and lookup.js
 const dec = (k, v) => (v === "inf" ? Infinity : v === "-inf" ? -Infinity : v === "nan" ? NaN : v);
 const enc = (k, v) => (typeof v === "number" && !Number.isFinite(v) ? (Number.isNaN(v) ? "nan" : v > 0 ? "inf" : "-inf") : v);
 
@@ -42,7 +41,8 @@ function model(props) {  // a stand-in for a Bokeh model: .data/.value/.active, 
 
 function make_a(c) {
   return {
-    defaults: c.defaults,
+    link: c.link,
+    sync: model({ tags: [] }),
     query: model({ data: { x: c.query_x.slice(), y: c.query_y.slice() } }),
     keys: model({ data: { x: c.keys.x.slice(), y: c.keys.y.slice(), value: c.keys.value.slice(), name: c.keys.name.slice() } }),
     weights: model({ data: { key: ["k1", "k2", "k3", "k4", "k5"], value: c.keys.value.slice(), weight: [0, 0, 0, 0, 0],
@@ -65,17 +65,17 @@ function live(c) {
   const s = L.steps(a);
   return {
     query: a.query.data, weights: a.weights.data, output: a.output.data, refs: a.refs.data,
-    readout: a.readout.text, readout_quiet: a.readout.setv_opts, table: a.table.text, table_quiet: a.table.setv_opts,
+    readout: a.readout.text, readout_quiet: a.readout.setv_opts, __a: a,  // the table is read once its throttle has run
     emitted: [a.weights.emitted, a.output.emitted, a.refs.emitted],
     steps: { weight: s.weight, output: s.output, winner: s.winner, scale: s.scale },
-    url: L.url_fields(a, c.defaults),
+    url: AELink.fields(a.link, L.url_values(a), L.url_format),
   };
 }
 
-function apply_url(c) {  // an exported page reading its link: lookup.js's apply_url on fresh defaults
+function apply_url(c) {  // an exported page reading its link: link.js with lookup.js, on fresh defaults
   const a = make_a(c);
   // The link's text arrives as one JSON string: the reviver above would turn a value "nan" into NaN.
-  const notices = L.apply_url(a, new URLSearchParams(JSON.parse(c.pairs_json)));
+  const notices = AELink.apply_plate(a, new URLSearchParams(JSON.parse(c.pairs_json)), L);
   return { notices: notices, angle: a.angle.value, length: a.length.value, dk: a.dk.value, active: a.scaled.active,
            keys_x: a.keys.data.x, keys_y: a.keys.data.y, query: a.query.data, weight: a.weights.data.weight };
 }
@@ -96,7 +96,10 @@ function run(c) {
 
 const cases = JSON.parse(fs.readFileSync(0, "utf8"), dec);
 const out = cases.map((c) => { try { return run(c); } catch (e) { return { error: String((e && e.stack) || e) }; } });
-process.stdout.write(JSON.stringify(out, enc));
+setTimeout(() => {  // the table under the bars is written at most every few frames (AESync.throttle)
+  out.forEach((r) => { if (r && r.__a) { r.table = r.__a.table.text; r.table_quiet = r.__a.table.setv_opts; delete r.__a; } });
+  process.stdout.write(JSON.stringify(out, enc));
+}, 300);
 """
 
 
@@ -295,10 +298,10 @@ def test_mirror_refuses_what_core_refuses():
 
 def _live_cases(rng, plate) -> tuple[list[dict], list[dict]]:
     from app.shared.formatting import fix, pct
-    from app.plates.lookup import DEFAULT_KEYS, DK_CHOICES, VALUES, readout_html
+    from app.plates.lookup.data import readout_html
+    from app.plates.lookup.state import DEFAULT_KEYS, DK_CHOICES, VALUES, LookupState
 
-    defaults = {"angle": 40.0, "length": 1.5, "d_k": 2, "scaled": False,
-                "keys_x": DEFAULT_KEYS[:, 0].tolist(), "keys_y": DEFAULT_KEYS[:, 1].tolist()}
+    link = LookupState().url_spec()
     cases, expected = [], []
     for i in range(240):
         kind = i % 6
@@ -337,7 +340,7 @@ def _live_cases(rng, plate) -> tuple[list[dict], list[dict]]:
         via = "sliders" if i % 2 else "recompute"
         q = plate.query_src.data
         cases.append({
-            "kind": "live", "via": via, "defaults": defaults,
+            "kind": "live", "via": via, "link": link,
             # with the sliders, the query starts stale: lookup.js must place it from angle and length
             "query_x": [0.1] if via == "sliders" else list(q["x"]), "query_y": [0.0] if via == "sliders" else list(q["y"]),
             "keys": {k: list(v) for k, v in plate.keys_src.data.items()},
@@ -350,7 +353,7 @@ def _live_cases(rng, plate) -> tuple[list[dict], list[dict]]:
 
 @pytest.fixture(scope="module")
 def live_run():
-    from app.plates.lookup import LookupPlate
+    from app.plates.lookup.view import LookupPlate
 
     node_path()
     plate = LookupPlate()
@@ -385,7 +388,7 @@ def test_lookup_js_matches_the_plate(live_run):
 
 def test_lookup_js_url_fields_match_to_url(live_run):
     """lookup.js writes the address bar with the names and values LookupState.to_url() would."""
-    from app.plates.lookup import LookupState
+    from app.plates.lookup.state import LookupState
 
     cases, expected, results = live_run
     for i, (c, exp, got) in enumerate(zip(cases, expected, results)):
@@ -430,13 +433,12 @@ def test_formatting_matches_lookup_js_on_exact_ties():
 
 
 def _default_a_inputs() -> dict:
-    from app.plates.lookup import DEFAULT_KEYS, LookupState, keys_data
+    from app.plates.lookup.data import keys_data
+    from app.plates.lookup.state import DEFAULT_KEYS, LookupState
 
     s = LookupState()
     q = s.query
-    defaults = {"angle": 40.0, "length": 1.5, "d_k": 2, "scaled": False,
-                "keys_x": DEFAULT_KEYS[:, 0].tolist(), "keys_y": DEFAULT_KEYS[:, 1].tolist()}
-    return {"defaults": defaults, "query_x": [float(q[0])], "query_y": [float(q[1])], "keys": keys_data(s.keys),
+    return {"link": s.url_spec(), "query_x": [float(q[0])], "query_y": [float(q[1])], "keys": keys_data(s.keys),
             "angle": 40.0, "length": 1.5, "dk": "2", "active": []}
 
 
@@ -493,7 +495,7 @@ def link_run():
 
 def test_lookup_js_reads_a_link_as_python_does(link_run):
     """An exported page reads its link with lookup.js's apply_url; a served one with LookupState.apply_url."""
-    from app.plates.lookup import LookupState
+    from app.plates.lookup.state import LookupState
 
     cases, results = link_run
     kinds = set()
@@ -526,7 +528,7 @@ UNICODE_SPACES = {
 
 
 def _same_reading(pairs):
-    from app.plates.lookup import LookupState
+    from app.plates.lookup.state import LookupState
 
     got = run_node([{"kind": "apply_url", **_default_a_inputs(), "pairs_json": json.dumps(pairs)}])[0]
     s = LookupState()
@@ -550,7 +552,7 @@ def test_lookup_js_reads_unicode_spaces_as_python_does(pairs):
 
 def test_repeated_setting_means_the_same_served_and_exported():
     """?angle=10&angle=20: the first value counts, served (session_args) and exported (apply_url) alike."""
-    from app.plates.lookup import LookupState
+    from app.plates.lookup.state import LookupState
 
     got = run_node([{"kind": "apply_url", **_default_a_inputs(), "pairs_json": json.dumps([["angle", "10"], ["angle", "20"]])}])[0]
     served = LookupState()

@@ -281,7 +281,7 @@ FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationF
 def test_a_slider_that_moves_only_data_does_not_measure_the_axes(new_tab, export_plate):
     """AELive.axes_on_change: turning the lookup's query changes bars, arrows and labels but no
     range or axis, so no axis is asked for its size; the weights are still attention_core's."""
-    from app.plates.lookup import LookupState
+    from app.plates.lookup.state import LookupState
 
     from helpers import NAMES
     from helpers import READY as LOOKUP_READY
@@ -370,7 +370,7 @@ def test_a_scatters_mask_builds_no_models_and_keeps_the_same_markers(new_tab, ex
     """AELive.quick_marker_masks: turning the lookup's query builds no Range1d for the scatters'
     masks (BokehJS builds four per scatter, twice per change), and each scatter still keeps
     exactly the markers BokehJS's own arithmetic keeps; the weights are still attention_core's."""
-    from app.plates.lookup import LookupState
+    from app.plates.lookup.state import LookupState
 
     from helpers import NAMES
     from helpers import READY as LOOKUP_READY
@@ -424,7 +424,7 @@ def test_a_slider_step_made_by_its_handle_does_not_rebuild_the_handle(new_tab, e
     the handle (as a drag of the query, Python or a link does) moves the handle, its tooltip and
     its aria value without rebuilding it either; a new range still goes through noUiSlider's
     updateOptions. The weights are attention_core's."""
-    from app.plates.lookup import LookupState
+    from app.plates.lookup.state import LookupState
 
     from helpers import NAMES
     from helpers import READY as LOOKUP_READY
@@ -497,7 +497,7 @@ def test_glyph_renderers_are_placed_after_the_paint_not_during_it(new_tab, expor
     each rewrite made the next label's font wait for a style recalculation), and not at all
     while changes keep coming (each write cost a frame of its own); once the page is still every
     renderer is placed where its glyph is. The weights are attention_core's."""
-    from app.plates.lookup import LookupState
+    from app.plates.lookup.state import LookupState
 
     from helpers import NAMES
     from helpers import READY as LOOKUP_READY

@@ -87,8 +87,8 @@
     proto.__ae_quiet_data = true;
   }
 
-  function same_data(a, b, tol) { return AELive.same_data(a, b, tol); }
-  function same_value(a, b, tol) { return AELive.same_value(a, b, tol); }
+  function same_data(a, b, tol) { return AESync.same_data(a, b, tol); }
+  function same_value(a, b, tol) { return AESync.same_value(a, b, tol); }
   W.define("quiet_equal_data", {
     bokeh: ["3.10", "3.11"],
     install: quiet_equal_data,

@@ -1,12 +1,12 @@
 // lookup.js: the soft-lookup plate's live path. Pointer moves and widget changes are computed
 // here with AttentionMirror (mirror.js) and written into the plate's sources in place, so the
-// bars and numbers follow the hand at every move; Python recomputes the same numbers with
-// attention_core when a gesture ends and replaces the sources (the authority).
-// Needs mirror.js loaded first. `a` holds the plate's Bokeh models by name (see lookup.py).
+// bars and numbers follow the hand at every move; at a gesture's end the page sends what the
+// plate syncs (AESync.commit) and Python recomputes the same numbers with attention_core (the
+// authority). `a` holds the plate's Bokeh models by name (see view.py), a.sync and a.link.
 var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) || (function () {
   "use strict";
   var M = AttentionMirror;
-  var LIMITS = { min_length: 0.1, max_length: 5, max_coord: 5, hit_px: 24 };
+  var LIMITS = { min_length: 0.1, max_length: 5, max_coord: 5, hit_px: 24, keys: 5 };
   var drags = {};  // plot id -> {target: "query" | key index}
 
   function width_factor(d_k) { return Math.sqrt(d_k / 2); }
@@ -34,7 +34,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
 
   // Recompute every number of the plate from the sources and widgets, in place.
   function recompute(a) {
-    if (a.defaults) write_url(a, a.defaults);
+    if (a.link && typeof AELink !== "undefined") AELink.follow_plate(a, api);
     var s = steps(a), w = a.weights.data, kd = a.keys.data;
     for (var j = 0; j < s.weight.length; j++) {
       w.weight[j] = s.weight[j];
@@ -58,14 +58,14 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
   }
 
   // The table under the bars (lookup.py's table_html): the same numbers, rewritten a few times a
-  // second during a gesture and always after its last change (AELive.throttle): its cost stays
+  // second during a gesture and always after its last change (AESync.throttle): its cost stays
   // bounded however fast the hand moves. Rewritten at every move it measured level here (exported
   // slider 27.3 against 26.8 ms median), so the bound costs nothing.
   var TABLE_MS = 120;
   function refresh_table(a) {
     if (!a.table) return;
     var write = function () { quiet_text(a.table, table_html(a.weights.data)); };
-    if (typeof AELive === "undefined") write(); else AELive.throttle("table:" + a.table.id, TABLE_MS, write);
+    AESync.throttle("table:" + a.table.id, TABLE_MS, write);
   }
   var TABLE_LABEL = "Scores and weights of the five keys";
   var TABLE_COLUMNS = [["value", "value", 0], ["raw score", "score", 3], ["into softmax", "scaled", 3],
@@ -78,13 +78,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     return AEPage.table_html(TABLE_LABEL, columns, rows);
   }
 
-  // Set model properties in this browser only: the live path never talks to the server.
-  function quiet(model, props) { model.setv(props, { sync: false }); }
-  // A Div's words, set without Bokeh's relayout of the page (live.js; plain setv in node).
-  function quiet_text(model, html) { if (typeof AELive !== "undefined") AELive.text(model, html); else quiet(model, { text: html }); }
-  // Set them and send them even when this browser already holds the same values (the live
-  // path changed them quietly); this is how a finished gesture reaches Python.
-  function send(model, props) { model.setv(props, { check_eq: false }); }
+  var quiet = AESync.quiet, quiet_text = AESync.text;
 
   function set_query_polar(a, angle, length) {
     var p = M.cartesian(angle, length), d = a.query.data;
@@ -109,7 +103,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     if (dq < LIMITS.hit_px && dq <= best_d + 4) best = "query";
     if (best === null) return;
     drags[a.plot.id] = { target: best };
-    a.plot.tags = ["busy"];  // Python lets the browser lead until the gesture ends
+    AESync.lead(a);  // Python lets the browser lead until the gesture ends
   }
 
   function on_pan(a, ev) {
@@ -130,15 +124,15 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     recompute(a);
   }
 
-  // Send the browser's state to Python in one batch that Python folds in at the end ("busy" off).
-  function commit(a) {
+  // What the plate syncs: the keys, the query and its sliders (the widgets d_k and scaled are
+  // sent as they change).
+  function sends(a) {
     var kd = a.keys.data;
-    send(a.keys, { data: { x: Array.from(kd.x), y: Array.from(kd.y), value: Array.from(kd.value), name: Array.from(kd.name) } });
-    send(a.query, { data: { x: [a.query.data.x[0]], y: [a.query.data.y[0]] } });
-    send(a.angle, { value: a.angle.value });
-    send(a.length, { value: a.length.value });
-    a.plot.tags = [];
+    return [[a.keys, { data: { x: Array.from(kd.x), y: Array.from(kd.y), value: Array.from(kd.value), name: Array.from(kd.name) } }],
+            [a.query, { data: { x: [a.query.data.x[0]], y: [a.query.data.y[0]] } }],
+            [a.angle, { value: a.angle.value }], [a.length, { value: a.length.value }]];
   }
+  function commit(a) { AESync.commit(a, sends(a)); }
 
   function on_pan_end(a, ev) {
     if (!drags[a.plot.id]) return;
@@ -147,19 +141,16 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
   }
 
   // A burst of widget changes (a slider dragged, keys held down) is led by the browser like a
-  // drag: Python is told "busy" at its start and gets one commit when it has been idle a while,
-  // so no answer computed for an older value can land on top of a newer one.
-  var WIDGET_IDLE_MS = 300;
+  // drag: "busy" until the widgets are still, then one commit, so no answer computed for an
+  // older value can land on top of a newer one.
   function widget_burst(a) {
     var d = drags[a.plot.id];
     if (d && d.target !== "widgets") return;  // a drag or key move leads; it commits itself
-    if (!d) { d = drags[a.plot.id] = { target: "widgets" }; a.plot.tags = ["busy"]; }
-    clearTimeout(d.timer);
-    d.timer = setTimeout(function () {
-      if (drags[a.plot.id] !== d) return;  // a drag or a reset took over and commits itself
-      commit(a);
-      delete drags[a.plot.id];
-    }, WIDGET_IDLE_MS);
+    if (!d) drags[a.plot.id] = { target: "widgets" };
+    AESync.until_still(a, function () {
+      if (drags[a.plot.id] && drags[a.plot.id].target === "widgets") delete drags[a.plot.id];
+      return sends(a);
+    });
   }
 
   function sliders_match_query(a) {
@@ -185,107 +176,65 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     widget_burst(a);
   }
 
-  function on_reset(a, defaults) {
+  function on_reset(a) {
+    var f = a.link.fields;
     drags[a.plot.id] = { target: "reset" };
-    a.plot.tags = ["busy"];
+    AESync.lead(a);
     var kd = a.keys.data;
-    for (var j = 0; j < kd.x.length; j++) { kd.x[j] = defaults.keys_x[j]; kd.y[j] = defaults.keys_y[j]; }
+    for (var j = 0; j < kd.x.length; j++) { kd.x[j] = f.keys.default[j][0]; kd.y[j] = f.keys.default[j][1]; }
     a.keys.change.emit();
-    a.dk.value = String(defaults.d_k);
-    a.scaled.active = defaults.scaled ? [0] : [];
-    quiet(a.angle, { value: defaults.angle });
-    quiet(a.length, { value: defaults.length });
-    set_query_polar(a, defaults.angle, defaults.length);
+    a.dk.value = String(f.d_k.default);
+    a.scaled.active = f.scaled.default ? [0] : [];
+    quiet(a.angle, { value: f.angle.default });
+    quiet(a.length, { value: f.length.default });
+    set_query_polar(a, f.angle.default, f.length.default);
     recompute(a);
     commit(a);
     delete drags[a.plot.id];
   }
 
-  // The address bar follows the plate (replaceState, so the history does not fill up); the
-  // names and formats are LookupState.to_url()'s, and fields at their defaults are left out.
-  function g6(x) { return String(Number(x.toPrecision(6))); }
-  function url_fields(a, defaults) {
-    var kd = a.keys.data, st = settings(a), out = {};
-    var keys = kd.x.map(function (x, j) { return g6(x) + "," + g6(kd.y[j]); }).join(";");
-    var dkeys = defaults.keys_x.map(function (x, j) { return g6(x) + "," + g6(defaults.keys_y[j]); }).join(";");
-    if (g6(a.angle.value) !== g6(defaults.angle)) out.angle = g6(a.angle.value);
-    if (g6(a.length.value) !== g6(defaults.length)) out.length = g6(a.length.value);
-    if (st.d_k !== defaults.d_k) out.d_k = String(st.d_k);
-    if (st.scaled !== defaults.scaled) out.scaled = st.scaled ? "1" : "0";
-    if (keys !== dkeys) out.keys = keys;
-    return out;
+  // The link (app/runtime/link.js): the state's values, how to set them in an exported page (no
+  // Python), and the keys' own format "x,y;x,y;..." with LookupState's checks, in its order and
+  // words: the count, each row's shape, plain numbers, finite values, then the clamp.
+  function g6(x) { return AELink.g6(x); }
+  function url_values(a) {
+    var kd = a.keys.data, st = settings(a);
+    return { angle: a.angle.value, length: a.length.value, d_k: st.d_k, scaled: st.scaled,
+             keys: kd.x.map(function (x, j) { return [x, kd.y[j]]; }) };
   }
-  function write_url(a, defaults) {
-    if (typeof AEPage === "undefined") return;  // node tests load the glue alone
-    AEPage.write_url(["angle", "length", "d_k", "scaled", "keys"], function () { return url_fields(a, defaults); });
-  }
-
-  // Apply a link's settings in a page with no Python (an exported file); the rules are
-  // LookupState.apply_url's: clamp what is out of range, ignore what cannot be read, and
-  // return a notice for each.
-  var NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER (ASCII only)
-  var CHROME_PARAMS = ["embed", "theme", "hide", "present", "plate", "workarounds"];
-  function short(t) { return AEPage.short_text(t, 24); }  // app.state._short
-  function apply_url(a, params) {
-    var notices = [], st = {}, seen = {};
-    params.forEach(function (text, name) {
-      if (seen[name]) return;  // a repeated setting: the first one counts, as on a served page
-      seen[name] = true;
-      if (["angle", "length", "d_k", "scaled", "keys"].indexOf(name) < 0) {
-        if (CHROME_PARAMS.indexOf(name) < 0) notices.push("ignored unknown setting '" + short(name) + "'");
-        return;
-      }
-      if (text.length > 200) { notices.push("ignored '" + name + "': value too long"); return; }
-      if (name === "angle" || name === "length") {
-        if (!NUMBER.test(text)) { notices.push("ignored '" + name + "=" + short(text) + "': not a number"); return; }
-        if (!Number.isFinite(Number(text))) { notices.push("ignored '" + name + "=" + short(text) + "': not a finite number"); return; }
-        var x = Number(text), lo = name === "angle" ? 0 : LIMITS.min_length, hi = name === "angle" ? 360 : LIMITS.max_length;
-        var c = clamp(x, lo, hi);
-        if (Math.abs(c - x) > 1e-9) notices.push("'" + name + "' set to " + g6(c) + ", the nearest allowed value");
-        st[name] = c;
-      } else if (name === "d_k") {
-        var ok = a.dk.options.indexOf(text.trim()) >= 0;
-        if (!ok) { notices.push("ignored 'd_k=" + short(text) + "': expected one of " + a.dk.options.join(", ")); return; }
-        st.d_k = text.trim();
-      } else if (name === "scaled") {
-        var t = text.trim().toLowerCase();
-        if (["1", "true", "yes", "on"].indexOf(t) >= 0) st.scaled = true;
-        else if (["0", "false", "no", "off"].indexOf(t) >= 0) st.scaled = false;
-        else notices.push("ignored 'scaled=" + short(text) + "': expected 0 or 1");
-      } else if (name === "keys") {
-        // LookupState.parse_url_value's checks, in its order and words: the count, each row's
-        // shape, plain numbers, then finite values.
-        var rows = text.split(";"), pts = [], moved = false, why = null;
-        if (rows.length !== a.keys.data.x.length) why = "expected " + a.keys.data.x.length + " points 'x,y' separated by ';'";
-        rows.forEach(function (r) {
-          if (why) return;
-          var xy = r.split(",");
-          if (xy.length !== 2) { why = "each key is 'x,y'"; return; }
-          if (!NUMBER.test(xy[0]) || !NUMBER.test(xy[1])) { why = "each key is 'x,y' with plain numbers"; return; }
-          pts.push([Number(xy[0]), Number(xy[1])]);
-        });
-        if (!why && !pts.every(function (pt) { return Number.isFinite(pt[0]) && Number.isFinite(pt[1]); })) why = "not finite";
-        if (why) { notices.push("ignored 'keys=" + short(text) + "': " + why); return; }
-        pts = pts.map(function (pt) {
-          if (Math.abs(pt[0]) > LIMITS.max_coord || Math.abs(pt[1]) > LIMITS.max_coord) moved = true;
-          return [clamp(pt[0], -LIMITS.max_coord, LIMITS.max_coord), clamp(pt[1], -LIMITS.max_coord, LIMITS.max_coord)];
-        });
-        if (moved) notices.push("'keys' moved inside \u00b1" + LIMITS.max_coord + ", the nearest allowed positions");
-        st.keys = pts;
-      }
-    });
-    if (st.keys) {
+  var url_format = { keys: function (pts) { return pts.map(function (p) { return g6(p[0]) + "," + g6(p[1]); }).join(";"); } };
+  var url_parse = {
+    keys: function (text, note) {
+      var rows = text.split(";"), pts = [], n = LIMITS.keys;
+      if (rows.length !== n) throw new Error("expected " + n + " points 'x,y' separated by ';'");
+      rows.forEach(function (r) {
+        var xy = r.split(",");
+        if (xy.length !== 2) throw new Error("each key is 'x,y'");
+        if (!AELink.NUMBER.test(xy[0]) || !AELink.NUMBER.test(xy[1])) throw new Error("each key is 'x,y' with plain numbers");
+        pts.push([Number(xy[0]), Number(xy[1])]);
+      });
+      if (!pts.every(function (p) { return Number.isFinite(p[0]) && Number.isFinite(p[1]); })) throw new Error("not finite");
+      var m = LIMITS.max_coord, moved = false;
+      pts = pts.map(function (p) {
+        if (Math.abs(p[0]) > m || Math.abs(p[1]) > m) moved = true;
+        return [clamp(p[0], -m, m), clamp(p[1], -m, m)];
+      });
+      if (moved) note("'keys' moved inside \u00b1" + m + ", the nearest allowed positions");
+      return pts;
+    },
+  };
+  function url_apply(a, v) {
+    if (v.keys) {
       var kd = a.keys.data;
-      st.keys.forEach(function (p, j) { kd.x[j] = p[0]; kd.y[j] = p[1]; });
+      v.keys.forEach(function (p, j) { kd.x[j] = p[0]; kd.y[j] = p[1]; });
       a.keys.change.emit();
     }
-    if (st.d_k !== undefined) a.dk.value = st.d_k;
-    if (st.scaled !== undefined) a.scaled.active = st.scaled ? [0] : [];
-    if (st.angle !== undefined) a.angle.value = st.angle;
-    if (st.length !== undefined) a.length.value = st.length;
+    if (v.d_k !== undefined) a.dk.value = String(v.d_k);
+    if (v.scaled !== undefined) a.scaled.active = v.scaled ? [0] : [];
+    if (v.angle !== undefined) a.angle.value = v.angle;
+    if (v.length !== undefined) a.length.value = v.length;
     set_query_polar(a, a.angle.value, a.length.value);
     recompute(a);
-    return notices;
   }
 
   // Keyboard: each point gets a focusable handle over the plot (AEA11y.handles; Tab reaches
@@ -316,7 +265,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     d = drags[a.plot.id];
     if (d && d.target !== target) { on_pan_end(a, {}); }  // a pointer drag was in progress
     AEA11y.key_gesture(a.plot.id, function () {}, function () { on_pan_end(a, {}); });
-    if (!drags[a.plot.id]) { drags[a.plot.id] = { target: target }; a.plot.tags = ["busy"]; }
+    if (!drags[a.plot.id]) { drags[a.plot.id] = { target: target }; AESync.lead(a); }
     var x, y;
     if (target === "query") { x = a.query.data.x[0] + st.dx; y = a.query.data.y[0] + st.dy; }
     else { x = a.keys.data.x[target] + st.dx; y = a.keys.data.y[target] + st.dy; }
@@ -339,10 +288,10 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
 
   var api = {
     on_ready: on_ready, speak_text: speak_text,
-    apply_url: apply_url,
+    url_values: url_values, url_apply: url_apply, url_parse: url_parse, url_format: url_format,
     LIMITS: LIMITS, width_factor: width_factor, pct: pct, fix: fix, steps: steps, recompute: recompute,
     readout_html: readout_html, table_html: table_html, on_pan_start: on_pan_start, on_pan: on_pan, on_pan_end: on_pan_end,
-    on_angle_or_length: on_angle_or_length, on_setting: on_setting, on_reset: on_reset, url_fields: url_fields, write_url: write_url,
+    on_angle_or_length: on_angle_or_length, on_setting: on_setting, on_reset: on_reset,
   };
   if (typeof globalThis !== "undefined") globalThis.LookupLive = api;
   return api;

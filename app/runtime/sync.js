@@ -1,9 +1,46 @@
-/* AELive: what the plates' live paths share (loaded once per page with mirror.js and page.js):
- * setting a Div's text in the browser only, running an update at most every few frames, leading
- * a run of widget changes ("busy" until still) and not drawing a late answer of Python's.
- */
-var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (function () {
+// sync.js (AESync): the page leads, Python follows. The browser half of the protocol that
+// app/shared/viewer.py (PlateViewer) holds on the Python side, written once for every plate:
+//
+//   - the page computes each change itself (the plate's glue, with mirror.js) and shows it at once,
+//     in this browser only (quiet);
+//   - while a gesture or a run of changes lasts, the plate's `sync` source (a.sync, which no
+//     figure draws) carries "busy", and Python leaves what the page sends alone: lead(a);
+//   - at the end, the page sends what the plate syncs and takes the mark off: commit(a, sends);
+//     Python reads the page once, its state validates it, and attention_core's numbers replace
+//     the page's where they differ. A run of widget changes ends once the widgets have been still
+//     for STILL_MS: until_still(a, sends).
+// A plate's glue says what it syncs (the [model, props] pairs it passes to commit), not how.
+var AESync = (typeof globalThis !== "undefined" && globalThis.AESync) || (function () {
   "use strict";
+  var STILL_MS = 150;  // a pause this long ends a run of widget changes
+
+  // Set model properties in this browser only: the live path never talks to the server by itself.
+  function quiet(model, props) { model.setv(props, { sync: false }); }
+  // Set them and send them even when this browser already holds the same values (the live path
+  // changed them quietly): this is how a finished gesture reaches Python.
+  function send(model, props) { model.setv(props, { check_eq: false }); }
+
+  function busy(a) { return a.sync.tags.indexOf("busy") >= 0; }
+  // A gesture starts: Python waits for its end.
+  function lead(a) { if (!busy(a)) a.sync.tags = ["busy"]; }
+  // It ends: what the plate syncs goes to Python ([[model, props], ...]), then the mark goes.
+  function commit(a, sends) {
+    clearTimeout(still_timers[a.sync.id]);
+    delete still_timers[a.sync.id];
+    (sends || []).forEach(function (s) { send(s[0], s[1]); });
+    a.sync.tags = [];
+  }
+  // A run of changes (a slider dragged, a key held down, clicks in a row): "busy" until the page
+  // has been still for STILL_MS, then one commit. `sends` is a function: what to send at the end.
+  var still_timers = {};
+  function until_still(a, sends) {
+    lead(a);
+    clearTimeout(still_timers[a.sync.id]);
+    still_timers[a.sync.id] = setTimeout(function () {
+      delete still_timers[a.sync.id];
+      commit(a, sends ? sends() : []);
+    }, STILL_MS);
+  }
 
   // Set a Div's text in this browser only (sync: false). BokehJS lays the page out again after
   // each text change; the div_text workaround (app/workarounds/js/div_text.js) avoids that.
@@ -37,15 +74,6 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
     if (x.size !== y.size) return false;
     for (var [k, v] of x) if (!y.has(k) || !same_value(v, y.get(k), tol || 0)) return false;
     return true;
-  }
-
-  // While widgets change, `plot` carries "busy" and Python waits; `ms` after the last change the
-  // mark goes and Python folds the widgets in once (scaling.js, masking.js).
-  var still_timers = {};
-  function busy_until_still(plot, ms) {
-    if (plot.tags.indexOf("busy") < 0) plot.tags = ["busy"];
-    clearTimeout(still_timers[plot.id]);
-    still_timers[plot.id] = setTimeout(function () { delete still_timers[plot.id]; plot.tags = []; }, ms);
   }
 
   // A late answer of Python's (to an earlier step of a slider, landing after a later one: a held
@@ -85,9 +113,9 @@ var AELive = (typeof globalThis !== "undefined" && globalThis.AELive) || (functi
   }
 
   return {
+    STILL_MS: STILL_MS, quiet: quiet, send: send, busy: busy, lead: lead, commit: commit, until_still: until_still,
     text: text, throttle: throttle, same_data: same_data, same_value: same_value, guard_late: guard_late,
-    busy_until_still: busy_until_still,
   };
 })();
-if (typeof globalThis !== "undefined") globalThis.AELive = AELive;
-if (typeof module !== "undefined" && module.exports) module.exports = AELive;
+if (typeof globalThis !== "undefined") globalThis.AESync = AESync;
+if (typeof module !== "undefined" && module.exports) module.exports = AESync;

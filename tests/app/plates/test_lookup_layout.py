@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from app.plates.lookup import DEFAULT_KEYS, DK_CHOICES, KEY_ANGLES, KEY_LENGTH, VALUES, LookupState
-from app.plates.lookup_layout import search
+from app.plates.lookup.state import DEFAULT_KEYS, DK_CHOICES, KEY_ANGLES, KEY_LENGTH, VALUES, LookupState
+from app.plates.lookup.layout_search import search
 
 
 def test_default_query_key2_wins_551_percent_output_1684():

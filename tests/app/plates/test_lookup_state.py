@@ -17,17 +17,10 @@ from hypothesis import strategies as st
 
 import attention_core as ac
 from app.shared.viewer import same_data
-from app.plates.lookup import (
-    DEFAULT_KEYS,
-    DK_CHOICES,
-    MAX_COORD,
-    MAX_LENGTH,
-    MIN_LENGTH,
-    VALUES,
-    LookupPlate,
-    LookupState,
-    keys_data,
-)
+from app.plates.lookup.data import keys_data
+from app.plates.lookup.state import VALUES
+from app.plates.lookup.state import DEFAULT_KEYS, DK_CHOICES, MAX_COORD, MAX_LENGTH, MIN_LENGTH, LookupState
+from app.plates.lookup.view import LookupPlate
 from app.shared.state import MAX_URL_VALUE, PAGE_PARAMS
 
 FIELDS = LookupState.url_fields
@@ -328,29 +321,29 @@ def _moved(data: dict, j: int, x: float, y: float) -> dict:
 
 def test_gesture_is_folded_in_when_it_ends(plate):
     before = plate.state.keys.copy()
-    plate.plot.tags = ["busy"]
+    plate.sync.tags = ["busy"]
     plate.keys_src.data = _moved(plate.keys_src.data, 2, 1.25, -3.5)
     np.testing.assert_array_equal(plate.state.keys, before)  # the browser leads until the gesture ends
-    plate.plot.tags = []
+    plate.sync.tags = []
     np.testing.assert_array_equal(plate.state.keys[2], [1.25, -3.5])
     np.testing.assert_array_equal(np.delete(plate.state.keys, 2, axis=0), np.delete(before, 2, axis=0))
     assert_view_matches_state(plate)
 
 
 def test_query_drag_is_folded_in_when_it_ends(plate):
-    plate.plot.tags = ["busy"]
+    plate.sync.tags = ["busy"]
     plate.query_src.data = {"x": [0.0], "y": [3.0]}
     assert plate.state.angle == 40.0
-    plate.plot.tags = []
+    plate.sync.tags = []
     assert math.isclose(plate.state.angle, 90.0, abs_tol=1e-12) and math.isclose(plate.state.length, 3.0)
     assert_view_matches_state(plate)
-    plate.plot.tags = ["busy"]
+    plate.sync.tags = ["busy"]
     plate.query_src.data = {"x": [-30.0], "y": [0.0]}  # dragged past the end: clamped
-    plate.plot.tags = []
+    plate.sync.tags = []
     assert math.isclose(plate.state.angle, 180.0) and plate.state.length == MAX_LENGTH
-    plate.plot.tags = ["busy"]
+    plate.sync.tags = ["busy"]
     plate.query_src.data = {"x": [0.0], "y": [0.0]}  # onto the origin: shortest query, angle 0
-    plate.plot.tags = []
+    plate.sync.tags = []
     assert plate.state.length == MIN_LENGTH and plate.state.angle == 0.0
     assert_view_matches_state(plate)
 

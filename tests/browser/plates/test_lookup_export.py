@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from app.plates.lookup import table_html
+from app.plates.lookup.data import table_html
 
 from helpers import (
     angle_slider_handle,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from importlib import import_module
 
-# (slug, "module:Class"), in reading order.
+# (slug, "package:Class"), in reading order; each package exports its plate class.
 PLATES: list[tuple[str, str]] = [
-    ("lookup", "app.plates.lookup.view:LookupPlate"),
+    ("lookup", "app.plates.lookup:LookupPlate"),
     ("worked", "app.plates.worked:WorkedPlate"),
     ("scaling", "app.plates.scaling:ScalingPlate"),
     ("self-attention", "app.plates.self_attention:SelfAttentionPlate"),

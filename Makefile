@@ -6,7 +6,7 @@ PY      := $(VENV)/bin/python
 PORT    ?= 5006
 STAMP   := $(VENV)/.installed
 
-.PHONY: serve test test-all export bench bench-peers load soak clean venv screenshots
+.PHONY: serve test test-all export bench bench-check bench-workarounds bench-peers load soak clean venv screenshots
 
 $(STAMP): pyproject.toml
 	@set -e; \
@@ -60,6 +60,16 @@ export: $(STAMP)
 bench: $(STAMP)
 	@sh .ci/ensure-chromium
 	$(PY) benchmarks/run.py $(BENCH_ARGS)
+
+# The measuring tools' own tests (benchmarks/tests): not the product's, so not in make test.
+bench-check: $(STAMP)
+	@sh .ci/ensure-chromium
+	$(PY) -m pytest -q -p no:cacheprovider benchmarks/tests
+
+# Each workaround on and off, in turn, on the figures it targets (app/workarounds/).
+bench-workarounds: $(STAMP)
+	@sh .ci/ensure-chromium
+	$(PY) benchmarks/workarounds.py $(BENCH_ARGS)
 
 PEERS_VENV := benchmarks/.peers-venv
 PEERS_STAMP := $(PEERS_VENV)/.installed

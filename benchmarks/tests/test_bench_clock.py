@@ -17,7 +17,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[1]
 
 # A key press whose update is painted by two figures, each taking 12 ms of the frame: one asks for
 # the frame before the watched value changes, the other after.

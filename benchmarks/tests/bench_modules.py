@@ -7,7 +7,7 @@ import importlib
 import sys
 from pathlib import Path
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[1]
 
 
 def bench_module(name: str):

@@ -16,7 +16,7 @@ import attention_core as ac
 
 pytestmark = pytest.mark.browser
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[1]
 
 
 def bench(name: str):

@@ -24,29 +24,22 @@ venv: $(STAMP)
 serve: $(STAMP)
 	$(VENV)/bin/attention-explorable serve --port $(PORT)
 
-# make test keeps within CI's 30-minute budget: tests marked slow (none at present) are left
-# to make test-all. Two workers (pytest-xdist; each starts its own server and browser) use both
-# cores of the CI machine, whose tests spend much of their time waiting on the browser's frames
-# and the server: 22.1 min in one process, 13.6 in two, in one slow hour; in the slowest hour yet
-# (4 Dec 2026, attention_core's `attention` 243 us a call against 55-60 in a quiet one), 21.9 min
-# in two, and .ci/run on a fresh clone 25.2 min with its installs. The hostile links take about a
-# quarter of it (make hostile). TEST_WORKERS=0 runs them in one process.
+# make test runs the suite in two workers (pytest-xdist; each starts its own server and browser,
+# and the tests spend much of their time waiting on them), then the plates' functional browser
+# tests again with every workaround off (AE_WORKAROUNDS=off): the product must be correct
+# without them. TEST_WORKERS=0 runs in one process; tests marked slow are left to make test-all.
 TEST_WORKERS ?= 2
 PYTEST_WORKERS := $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist worksteal)
 
 test: $(STAMP)
 	@sh .ci/ensure-chromium
 	$(PY) -m pytest -q -m "not slow" $(PYTEST_WORKERS)
+	AE_WORKAROUNDS=off $(PY) -m pytest -q -m "functional and not slow" $(PYTEST_WORKERS)
 
 test-all: $(STAMP)
 	@sh .ci/ensure-chromium
 	$(PY) -m pytest -q $(PYTEST_WORKERS)
-
-# The 210 hostile links in Chromium alone (18 per plate, served and exported; make test runs
-# them too): about 2-3 s per page load, so several minutes.
-hostile: $(STAMP)
-	@sh .ci/ensure-chromium
-	$(PY) -m pytest -q tests/browser/test_hostile_urls.py
+	AE_WORKAROUNDS=off $(PY) -m pytest -q -m functional $(PYTEST_WORKERS)
 
 # Every plate at 1280x720, 1920x1080 and 390x844, written over the visual test's references in
 # tests/browser/references/ (look at them, then commit them: that is how references are renewed).

@@ -35,10 +35,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO))
 
 import _drivers as D  # noqa: E402
 import _harness as H  # noqa: E402
 import run as R  # noqa: E402
+
+from app import workarounds  # noqa: E402
 
 # name -> [(plate, where, figure)]; where in {"served", "exported"}; figure in
 # {"drag", "hand", "slider", "click", "cold", "server_cpu_per_load", "bytes", "embed_fit"}
@@ -49,42 +52,25 @@ TARGETS: dict[str, list[tuple[str, str, str]]] = {
     "quick_defaults": list(_SERVER_LOAD),
     "quick_properties": list(_SERVER_LOAD),
     "quick_references": list(_SERVER_LOAD),
-    "page_html": list(_SERVER_LOAD),
     "cached_bundles": list(_SERVER_LOAD),
-    "bokeh_pane": list(_SERVER_LOAD),
-    "patch_batching": [("masking", "served", "slider"), ("masking", "served", "click"), ("scaling", "served", "slider")],
     "compressed_static": [("lookup", "served", "bytes"), ("lookup", "served", "cold")],
-    "unused_bundles": [("lookup", "served", "cold"), ("lookup", "exported", "cold")],
     "served_bokeh_only": [("lookup", "served", "cold"), ("masking", "served", "cold"), ("lookup", "served", "bytes")],
     "exported_bokeh_only": [("lookup", "exported", "cold"), ("masking", "exported", "cold")],
-    "live_js_early": [("masking", "exported", "cold"), ("masking", "served", "cold")],
     # browser side (exported pages unless noted: same JS, no server noise)
     "div_text": [("lookup", "exported", "drag"), ("lookup", "exported", "slider"), ("masking", "exported", "slider")],
     "quiet_styles": [("lookup", "exported", "drag"), ("masking", "exported", "slider")],
     "local_layout": [("masking", "exported", "slider"), ("multi-head", "exported", "slider")],
-    "axes_on_change": [("lookup", "exported", "slider"), ("masking", "exported", "slider")],
     "coalesce_updates": [("masking", "exported", "slider"), ("self-attention", "exported", "slider")],
     "quick_text": [("masking", "exported", "slider"), ("self-attention", "exported", "slider")],
-    "lazy_text_copies": [("masking", "exported", "slider")],
     "lazy_copies": [("masking", "exported", "slider"), ("masking", "exported", "cold")],
-    "quick_marker_masks": [("lookup", "exported", "slider"), ("lookup", "exported", "drag")],
     "raw_moves": [("lookup", "exported", "hand"), ("scaling", "exported", "hand")],
-    "quiet_slider_echo": [("lookup", "exported", "slider"), ("lookup", "exported", "drag")],
-    "later_positions": [("lookup", "exported", "drag"), ("lookup", "exported", "hand")],
-    "unset_css_values": [("multi-head", "exported", "slider"), ("masking", "exported", "cold")],
-    "hidden_figures_wait": [("masking", "exported", "slider")],
-    "axes_once": [("self-attention", "exported", "slider")],
     "paints_next_frame": [("lookup", "exported", "hand"), ("worked", "exported", "hand")],
-    "index_when_asked": [("masking", "exported", "slider"), ("multi-head", "exported", "slider")],
-    "sends_later": [("masking", "served", "slider"), ("lookup", "served", "slider")],
     "quiet_tooltips": [("masking", "exported", "click")],
-    "quiet_equal_data": [("multi-head", "served", "slider"), ("masking", "served", "slider")],
     "one_layout": [("multi-head", "exported", "slider"), ("multi-head", "exported", "embed_fit")],
 }
 # Turned off in the server or the export (AE_WORKAROUNDS=NAME); every other name in the page (?workarounds=NAME).
-PYTHON_SIDE = {"spare_pages", "quick_defaults", "quick_properties", "quick_references", "page_html", "cached_bundles",
-               "bokeh_pane", "patch_batching", "compressed_static", "unused_bundles", "served_bokeh_only",
-               "exported_bokeh_only", "live_js_early"}
+PYTHON_SIDE = {w.name for w in workarounds.PYTHON if not w.fix}
+assert set(TARGETS) == PYTHON_SIDE | set(workarounds.JS), "every accelerator has a figure it targets"
 
 INTERACTIONS = ("drag", "hand", "slider", "click")  # in the order run.py's interactions() drives them
 FROM_COLD = ("cold", "server_cpu_per_load", "bytes")

@@ -29,10 +29,8 @@ def _save_page(page, path: Path, resources, title: str, ready: bool = True) -> N
     from panel.io.save import save
     from pyviz_comms import Comm
 
-    if workarounds.active("unused_bundles"):
-        from app.workarounds.unused_bundles import trim_bundles
-
-        resources = trim_bundles(resources)  # no bokeh-gl: nothing draws with WebGL
+    # No plot draws with WebGL: the page is saved without BokehJS's WebGL bundle (270 kB).
+    resources = resources.clone(components=[c for c in resources.components if c != "bokeh-gl"])
     doc = Document()
     with set_resource_mode(resources.mode), pn.config.set(embed=False):
         model = page.get_root(doc, Comm())
@@ -45,10 +43,6 @@ def _save_page(page, path: Path, resources, title: str, ready: bool = True) -> N
         from app.workarounds.exported_bokeh_only import bokeh_only
 
         html = bokeh_only(html)
-    if workarounds.active("live_js_early"):
-        from app.workarounds.live_js_early import into_saved_page
-
-        html = into_saved_page(html)
     path.write_text(html, encoding="utf-8")
 
 REMOTE = re.compile(r"""https?://[^\s"'()<>\\]+""")

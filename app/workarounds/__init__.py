@@ -49,32 +49,27 @@ class Workaround:
 
 # The Python side, in the order the server installs them. Their modules are app.workarounds.<name>;
 # each one the server installs has `install() -> bool` (False when the library no longer has what
-# it replaces); the others are used where pages are built (app.panes) or saved (app.export).
+# it replaces); exported_bokeh_only is used where pages are saved (app.delivery.export).
 BOKEH, PANEL = ">=3.10,<3.11", ">=1.10,<1.11"
 PYTHON: tuple[Workaround, ...] = (
     Workaround("components_404", "panel", PANEL, fix=True),
-    Workaround("page_html", "panel", PANEL),
     Workaround("cached_bundles", "panel", PANEL),
     Workaround("quick_defaults", "bokeh", BOKEH),
     Workaround("quick_properties", "bokeh", BOKEH),
     Workaround("quick_references", "bokeh", BOKEH),
-    Workaround("patch_batching", "bokeh", BOKEH),
-    Workaround("unused_bundles", "bokeh", BOKEH),
-    Workaround("live_js_early", "bokeh", BOKEH),
     Workaround("served_bokeh_only", "panel", PANEL),
     Workaround("spare_pages", "bokeh", BOKEH),
     Workaround("compressed_static", "bokeh", BOKEH),
-    Workaround("bokeh_pane", "panel", PANEL, at="build"),
     Workaround("exported_bokeh_only", "panel", PANEL, at="export"),
 )
 
 # The browser side: app/workarounds/js/<name>.js, each read against BokehJS (its own range is
 # declared in the file, which checks Bokeh.version itself).
+# Installed in this order: coalesce_updates wraps lazy_copies' GlyphRendererView.set_visuals, so
+# its skip of the repeat from `masked` holds whichever of the two is on.
 JS: tuple[str, ...] = (
-    "div_text", "one_layout", "quiet_styles", "local_layout", "axes_on_change", "coalesce_updates", "quick_text",
-    "lazy_text_copies", "lazy_copies", "quick_marker_masks", "quiet_slider_echo", "later_positions",
-    "unset_css_values", "hidden_figures_wait", "raw_moves", "axes_once", "paints_next_frame", "index_when_asked",
-    "sends_later", "quiet_tooltips", "quiet_equal_data",
+    "div_text", "one_layout", "quiet_styles", "local_layout", "lazy_copies", "coalesce_updates", "quick_text",
+    "raw_moves", "paints_next_frame", "quiet_tooltips",
 )
 
 

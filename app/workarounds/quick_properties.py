@@ -1,27 +1,21 @@
 """A model's set properties, for Bokeh's serialiser, without working out every default on the way.
 
-Bokeh serialises a model as the properties set on it (`properties_with_values(include_defaults=
-False)`, via `HasProps.query_properties_with_values`, Bokeh 3.10). To find them it reads the value
-of *every* property of the model and only then drops those not set: each unset property's default
-is prepared again (its type checked, `_may_have_unstable_default` walked through the type's
-parameters). A Text glyph reads some 60 properties to send 8: 1.1 ms a glyph, 34 ms for the 30 Text
-glyphs of the masking page, whose whole document took 110 ms of reading to serialise 316 models.
-Bokeh reads the others for one reason, said in its own comment: there is no other way to find a
-property that has no value at all (a required one never set), which must raise UnsetValueError.
+Replaces: bokeh.core.has_props.HasProps.query_properties_with_values (include_defaults=False).
 
-`quick_properties()` makes Bokeh's method skip reading a property it would drop when that property
-cannot be without a value: it is not set, not a materialised unstable default, not themed, and its
-default (the class's override, else the property's own) is not Undefined. Every other property is
-read as before, in the same order, so the result and the errors are Bokeh's. Reading an unset
-property also materialises an unstable default (a container or a model made by a factory) into
-`_unstable_default_values`; skipping that changes nothing sent: a container default is dropped from
-the result anyway, and every default that may hold a model is made when its model is built
-(`HasProps.__init__`; see app/quick_references.py).
+Bokeh serialises a model as the properties set on it. To find them it reads the value of every
+property of the model and only then drops those not set: each unset property's default is
+prepared again. It reads the others for one reason, said in its own comment: a required property
+never set must raise UnsetValueError. Here a property is skipped when it cannot be without a
+value (not set, not a materialised unstable default, not themed, its default not Undefined);
+every other property is read as before, in the same order, so the result and the errors are
+Bokeh's. A Text glyph read some 60 properties to send 8.
 
-A served masking page's PULL-DOC-REPLY took 237 ms of the server's CPU with Bokeh's method and 81
-with this one (lookup 100 -> 50 ms), with the same JSON. Installed once per server process by
-app.server; tests/app/test_quick_properties.py holds the results to Bokeh's on every page, and
-tests/codebase/test_quick_properties_source.py holds the method to the version read here.
+Read against: bokeh >=3.10,<3.11.
+Buys: server CPU per served masking page load 294 -> 198 ms (-33 %); its cold load 1107 ->
+948 ms (-14 %); off and on in turn (benchmarks/workarounds.py).
+Upstream report: "HasProps.query_properties_with_values(include_defaults=False) evaluates every
+default to find the properties that are set; skipping properties that are unset, unthemed and
+have a non-Undefined default gives the same result and halves document serialisation time."
 """
 
 from __future__ import annotations

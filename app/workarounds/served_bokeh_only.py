@@ -1,19 +1,27 @@
-"""A served page that loads BokehJS alone, as an exported page does (app/bokeh_only.py).
+"""A served page that loads BokehJS alone, without Panel's JavaScript.
 
-Panel's server writes panel.min.js (0.74 MB) and es-module-shims (~40 kB) into every page it
-serves, and a cold load evaluates them before it can draw. A served page of ours does not need
-them: its document holds two kinds of Panel model only, layouts (Column) and HTML panes, which
-BokehJS has its own models for; the plates talk to Python over Bokeh's own protocol; and the
-server runs without Panel's Location, notification and browser-info models.
+Replaces: panel.viewable.add_to_doc (how a page joins its session's document) and
+panel.io.server.server_html_page_for_session (the page's HTML).
 
+Panel's server writes panel.min.js (0.74 MB) and es-module-shims into every page it serves, and
+a cold load evaluates them before it can draw. A served page of ours does not need them: its
+document holds two kinds of Panel model only, layouts (Column) and HTML panes, which BokehJS has
+its own models for; the plates talk to Python over Bokeh's own protocol; and the server runs
+without Panel's Location, notification and browser-info models.
 - `bokeh_layouts()`, around Panel's `server_doc` in each session's build (and each spare page's),
   puts a Bokeh Column in place of each Panel Column and a Div holding the same HTML in place of
-  each HTML pane's model, through the layouts' children, before the page joins the document.
-  Panel's Python objects keep the models they made, which never reach the browser: our pages
-  never change a Panel layout or HTML pane once built (the plates' live parts are Bokeh models
-  in BokehPanes).
-- `serve_without_panel_js()` makes this process write a page's HTML without Panel's scripts when
-  its document holds no Panel model; any other page keeps them.
+  each HTML pane's model, before the page joins the document. Panel's Python objects keep the
+  models they made, which never reach the browser: our pages never change a Panel layout or HTML
+  pane once built.
+- The page's HTML is written without Panel's scripts when its document holds no Panel model; any
+  other page keeps them, and the log says so.
+
+Read against: panel >=1.10,<1.11.
+Buys: served cold load, lookup 856 -> 694 ms (-19 %), masking 992 -> 867 ms (-13 %); bytes per
+lookup page 1.08 -> 0.88 MB; off and on in turn (benchmarks/workarounds.py).
+Upstream report: "Panel: do not ship panel.min.js when a page holds no Panel model. A served
+app whose document holds only layouts and HTML panes could be written with Bokeh's Column and
+Div and without panel.min.js and es-module-shims (0.8 MB, ~160 ms of a cold load)."
 """
 
 from __future__ import annotations

@@ -1,31 +1,34 @@
 """A page built ahead for each route and link, handed to the next visitor who follows the same link.
 
-A Bokeh server builds the visitor's document before it sends the first byte of HTML: 0.3-0.5 s of
-a served plate's cold load here, on top of the browser's own work, and as much again for every
-visitor after the first. Once a route has had a visitor with a plain link (no ?state, no theme,
-no embed), `install_spare_pages()` keeps one more document of that route built, in the server's
-idle time: the next plain visitor gets it at once, and the following spare is built once that
-visitor's page has rendered (its document_ready event), so that building it takes nothing from
-their own load. A link with arguments (?preset=..., a copied state) is kept the same way once two
-of its visitors have come with no other such link between them, for the route's last such link:
-a class that opens the instructor's link finds its page built too, and a link followed once
-costs no build. The plain link's spare stays while another link's comes and goes. A visitor whose
-link has no spare, or who arrives while none is ready and none is being built, gets a document
-built for them as before; one who arrives while their link's spare is being built waits for that
-build instead of starting a second. A spare is never handed out twice.
+Replaces: Bokeh's ApplicationContext._create_session (the session's document is built when the
+visitor arrives) and bokeh.server.session._serialize_pull_reply (the document serialised for the
+page when it asks).
 
-The spare is built as Bokeh 3.10's `ApplicationContext._create_session` builds a session's
-document (session context, request, token, session-created hooks, the application's
-`initialize_document`), from the link's last visitor's request path, token and arguments but with no
-headers or cookies (the plates are built from the link alone); only the ServerSession is made
-later, for the visitor who takes it, under their own session id, request and token.
-tests/codebase/test_spare_pages_source.py holds the copy to Bokeh's method.
+A Bokeh server builds the visitor's document before it sends the first byte of HTML: 0.3-0.5 s
+of a served plate's cold load here. Once a route has had a visitor with a plain link (no
+arguments), one more document of that route is kept built, in the server's idle time: the next
+plain visitor gets it at once, and the following spare is built once that visitor's page has
+rendered (its document_ready event), so building it takes nothing from their own load. A link
+with arguments (?preset=..., a copied state) is kept the same way once two of its visitors have
+come with no other such link between them: a class opening the instructor's link finds its page
+built too, and a link followed once costs no build. A visitor whose link has no spare, or who
+arrives while none is ready and none is being built, gets a document built for them as before;
+one who arrives while their link's spare is being built waits for that build. A spare is never
+handed out twice. The spare is built as `_create_session` builds a session's document (session
+context, request, token, session-created hooks, `initialize_document`), from the link's last
+visitor's request path, token and arguments but with no headers or cookies (the plates are built
+from the link alone); the ServerSession is made later, for the visitor who takes it, under their
+own session id, request and token. Its PULL-DOC-REPLY (0.1-0.3 s of server CPU) is made ahead
+too, and used only if the document has not changed since.
 
-A spare's PULL-DOC-REPLY (its document serialised for the page: 0.1-0.3 s of the server's CPU
-here, while the visitor's browser waits for it) is made when the spare is built too, and used if
-the document has not changed since; the first change of the document drops it.
-
-AE_WORKAROUNDS=spare_pages turns it off.
+Read against: bokeh >=3.10,<3.11.
+Buys: served cold load, lookup 802 -> 676 ms (-16 %), masking 875 -> 808 ms (-8 %), medians of
+24 loads each, off and on in turn (benchmarks/workarounds.py).
+Upstream report: "Bokeh server: build the next session's document ahead of the request. A
+session's document is built inside the HTTP request that asks for the page (0.3-0.5 s for a
+Panel app here), before the first byte is sent. A hook to build documents for a route in idle
+time (a pool of one per route, handed out once, refilled after the visitor's document_ready),
+with the session created around a prebuilt document, would take that off every cold load."
 """
 
 from __future__ import annotations
@@ -35,7 +38,6 @@ import logging
 import uuid
 import weakref
 
-from app.workarounds.page_html import patch_document_css
 
 log = logging.getLogger(__name__)
 
@@ -167,16 +169,14 @@ async def build_document(ctx, request, token):
 def local_stylesheets(doc) -> None:
     """Point Panel's stylesheets at this server, as Panel does to a session's models when it renders
     the session's HTML (panel.io.server.server_html_page_for_session, server resources). Panel does
-    it with the document's change events dropped, so a reply made before would not know of it; and
-    a session whose HTML Panel does not render (a reused session's) would keep CDN addresses,
-    which fail offline."""
-    from panel.io.resources import LOCAL_DIST
+    it with the document's change events dropped, so a reply made before would not know of it."""
+    from panel.io.resources import LOCAL_DIST, patch_model_css
     from panel.io.state import set_curdoc, state
 
     with set_curdoc(doc):
         rel = state.rel_path
-    # From doc.models: a walk of the page from each root took 38 ms of masking's spare.
-    patch_document_css(doc, f"{rel}/{LOCAL_DIST}" if rel else LOCAL_DIST)
+    for root in doc.roots:
+        patch_model_css(root, dist_url=f"{rel}/{LOCAL_DIST}" if rel else LOCAL_DIST)
 
 
 def _stylesheet_urls(doc) -> list[str]:

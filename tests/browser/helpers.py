@@ -220,8 +220,6 @@ SYNCED = r"""(before) => {
   // A plot marked "busy" means the browser still leads (a gesture or a burst of widget
   // changes) and will send Python its commit later: not settled yet.
   for (const m of Bokeh.documents[0].all_models) if (Array.isArray(m.tags) && m.tags.includes("busy")) return false;
-  // Changes the page has made but holds until its next frame is painted (AELive.sends_later).
-  if (window.AELive && AELive.unsent_changes && AELive.unsent_changes() > 0) return false;
   return w.sent.every((id) => w.answered.has(id));
 }"""
 

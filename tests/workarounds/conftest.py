@@ -1,15 +1,8 @@
-"""The workarounds' tests use the real-browser fixtures of tests/browser/ (fixtures.py) and its helpers."""
+"""The workarounds' own tests (the shared fixtures are in tests/conftest.py)."""
 
-import sys
-from pathlib import Path
+import os
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
-
-from fixtures import *  # noqa: E402,F401,F403
-
-import os  # noqa: E402
-
-import pytest  # noqa: E402
+import pytest
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,4 +1,4 @@
-"""app/bokeh_only.py: an exported page rewritten to load BokehJS alone, without Panel's JavaScript.
+"""app.workarounds.exported_bokeh_only: an exported page rewritten to load BokehJS alone, without Panel's JavaScript.
 
 On a small page written here: Panel's layouts and HTML panes become Bokeh's own models with the
 same HTML, Panel's scripts go and every other script stays, and a Panel model BokehJS has no
@@ -88,19 +88,7 @@ def test_only_panels_scripts_go():
     assert [s for s in scripts if any(m in s for m in PANEL_SCRIPT_MARKERS)] == []
     assert '<script src="_static/bokeh/bokeh.min.js"></script>' in out
     assert 'Bokeh.set_log_level("info");' in out and "Bokeh.embed.embed_items(x);" in out
-    assert len(scripts) == 5  # bokeh.min.js, set_log_level, the document, live.js early, the embed call
-
-
-def test_live_js_runs_early_once_right_before_the_embed():
-    """AELive.early runs after BokehJS and the document's JSON, just before the document is embedded."""
-    from app.runtime.scripts import read_js
-
-    out = bokeh_only(page(small_doc(), SCRIPTS))
-    scripts = re.findall(r"<script[^>]*>.*?</script>", out, re.S)
-    assert [i for i, s in enumerate(scripts) if "AELive.early();" in s] == [len(scripts) - 2]
-    assert read_js("live.js") in scripts[-2]
-    assert "embed_items(" in scripts[-1] and "bokeh.min.js" in scripts[0]
-    assert out.index('id="d1"') < out.index("AELive.early();")
+    assert len(scripts) == 4  # bokeh.min.js, set_log_level, the document, the embed call
 
 
 def test_a_panel_model_without_a_bokeh_counterpart_is_refused():
@@ -132,7 +120,6 @@ def assert_bokeh_only(text: str) -> None:
         names(d, found)
     assert "Column" in found  # the page's layout, now Bokeh's
     assert not [n for n in found if n.startswith("panel.") or n in ("DocumentConfig", "Notifications")], found
-    assert text.count("AELive.early();") == 1
 
 
 @pytest.mark.parametrize("slug", ["masking", "multi-head"])  # the two with Panel HTML panes

@@ -1,13 +1,14 @@
-"""AELive.paints_next_frame (live.js): a figure's paint comes at the next animation frame.
+"""paints_next_frame (app/workarounds/js/paints_next_frame.js): a figure's paint comes at the next
+animation frame.
 
 BokehJS 3.10 sends each figure's paint through a 60 Hz throttle of its own (PlotView's
 throttled_paint): a paint asked for less than 1000/60 ms after the figure's last one waits on a
 timer first, which ends no sooner than the next frame begins, so the paint comes a frame late.
 The tests drag the exported lookup plate's query with real mouse moves at a hand's pace and
 check, at the end of the frame after each move, that every figure drawing the moved numbers has
-painted them; and they ask a figure for a paint right after one, with the patch and with
-BokehJS's own scheduling put back, to see that ours paints in the next frame (once, for two
-requests) where BokehJS's waits on its timer, so the check can fail.
+painted them; and they ask a figure for a paint right after one, on that page and on the same
+page opened with `?workarounds=paints_next_frame`, to see that ours paints in the next frame
+(once, for two requests) where BokehJS's waits on its timer, so the check can fail.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import time
 import pytest
 
 from helpers import (
+    NAMES,
+    READY,
     TWO_FRAMES,
     assert_matches_core,
     core_from_query,
@@ -24,8 +27,8 @@ from helpers import (
     read_state,
     scroll_plot_into_view,
     to_page_xys,
-    wait_ready,
 )
+from workaround_pages import SWITCHED_OFF, open_exported, status
 
 pytestmark = pytest.mark.browser
 
@@ -63,15 +66,13 @@ AFTER_FRAME = r"""() => new Promise((done) => requestAnimationFrame(() => {
 
 # Ask the bars' figure for a paint in the task right after one of its paints (well inside
 # BokehJS's 1000/60 ms), twice, and see which frame paints: a callback asked for after the
-# requests runs, in the next frame, after any paint they asked for at that frame. `own`:
-# BokehJS's scheduling put back on the class, for the paint before the requests too. On a
-# loaded machine that paint and the frame after it can take longer than BokehJS's 1000/60 ms,
-# and its throttle then lets the next paint through at once, so the paint before the requests
-# is asked for again (a few frames apart) until the requests come well inside it. Returns
-# [paints by that callback, paints once the figure has painted and two more frames passed,
-# timers the requests set, ms from the paint before the requests to them].
-REQUEST_AFTER_PAINT = r"""(own) => new Promise((done) => {
-  const P = Bokeh.require("models/plots/plot_canvas").PlotView.prototype, ours = P.schedule_paint;
+# requests runs, in the next frame, after any paint they asked for at that frame. On a loaded
+# machine the paint before the requests and the frame after it can take longer than BokehJS's
+# 1000/60 ms, and its throttle then lets the next paint through at once, so the paint before
+# the requests is asked for again (a few frames apart) until the requests come well inside it.
+# Returns [paints by that callback, paints once the figure has painted and two more frames
+# passed, timers the requests set, ms from the paint before the requests to them].
+REQUEST_AFTER_PAINT = r"""() => new Promise((done) => {
   const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("bars"));
   let paints = 0, timers = 0, painted_at = -Infinity;
   const paint = v._actual_paint, st = window.setTimeout;
@@ -83,7 +84,6 @@ REQUEST_AFTER_PAINT = r"""(own) => new Promise((done) => {
     ch.port2.postMessage(null);
   }));
   (async () => {
-    if (own) P.schedule_paint = P.__ae_own_schedule;
     try {
       for (let tries = 0; tries < 40; tries++) {
         v.request_paint();  // the last paint before the requests, in the next frame
@@ -103,18 +103,16 @@ REQUEST_AFTER_PAINT = r"""(own) => new Promise((done) => {
       await frame(); await frame();
       done([next, paints, timers, since]);
     } finally {
-      P.schedule_paint = ours; v._actual_paint = paint; window.setTimeout = st;
+      v._actual_paint = paint; window.setTimeout = st;
     }
   })();
 })"""
 
 
-def open_lookup(new_tab, exported_file):
-    tab = new_tab()
-    tab.block_network()
-    tab.page.goto(exported_file.as_uri())
-    wait_ready(tab.page)
-    return tab, tab.page
+def open_lookup(new_tab, exported_file, off: str | None = None):
+    """The exported lookup page, offline (with `?workarounds=<off>`), and paints_next_frame's status there."""
+    tab, page = open_exported(new_tab, exported_file, READY, off, arg=list(NAMES), polling="raf")
+    return tab, page, status(page, "paints_next_frame")["paints_next_frame"]
 
 
 def test_each_drag_move_is_painted_in_the_frame_after_it(new_tab, exported_file):
@@ -122,10 +120,11 @@ def test_each_drag_move_is_painted_in_the_frame_after_it(new_tab, exported_file)
     (the sleeps are that pace, not waits for the page): at the end of the frame after each move,
     every figure that draws the weights or the output has painted the move's numbers. With
     BokehJS's own scheduling about half the moves are painted a frame later (measured: the bars
-    painted at 68 of 120 such moves). The page then holds attention_core's numbers for where the
+    painted at 68 of 120 such moves). Then two paints asked for in the task after a paint: one
+    paint in the next frame, and no timer. The page holds attention_core's numbers for where the
     query was left."""
-    tab, page = open_lookup(new_tab, exported_file)
-    assert page.evaluate("() => Bokeh.require('models/plots/plot_canvas').PlotView.prototype.__ae_next_frame") is True
+    tab, page, said = open_lookup(new_tab, exported_file)
+    assert said == "on"
     scroll_plot_into_view(page)
     figures = page.evaluate(WATCH_MOVES)
     assert "bars" in figures and len(figures) >= 2, figures
@@ -143,6 +142,8 @@ def test_each_drag_move_is_painted_in_the_frame_after_it(new_tab, exported_file)
     page.mouse.up()
     assert len(painted) >= 40, painted  # a change per move that reaches the page before the next
     assert all(p is True for p in painted), painted
+    ours = page.evaluate(REQUEST_AFTER_PAINT)
+    assert ours[:3] == [1, 1, 0], ours
     page.evaluate(TWO_FRAMES)
     st = read_state(page)
     assert_matches_core(st, core_from_query(st["query"]["x"][0], st["query"]["y"][0]), check_query=False)
@@ -150,14 +151,13 @@ def test_each_drag_move_is_painted_in_the_frame_after_it(new_tab, exported_file)
     tab.assert_no_errors()
 
 
-def test_a_paint_asked_for_right_after_one_comes_at_the_next_frame_once(new_tab, exported_file):
-    """Two paints asked for in the task after a paint: with the patch, one paint in the next frame
-    and no timer; with BokehJS's own scheduling put back, no paint in that frame (its timer
-    holds it), and it paints once later. Either way the figure ends drawn once more."""
-    tab, page = open_lookup(new_tab, exported_file)
-    ours = page.evaluate(REQUEST_AFTER_PAINT, False)
-    own = page.evaluate(REQUEST_AFTER_PAINT, True)
-    assert ours[:3] == [1, 1, 0], ours
+def test_without_it_a_paint_asked_for_right_after_one_waits_a_frame(new_tab, exported_file):
+    """The same page with paints_next_frame switched off: two paints asked for in the task after a
+    paint give no paint in the next frame (BokehJS's timer holds it), and one paint later; so
+    the check above can fail. The figure ends drawn once more, at attention_core's numbers."""
+    tab, page, said = open_lookup(new_tab, exported_file, "paints_next_frame")
+    assert said == SWITCHED_OFF
+    own = page.evaluate(REQUEST_AFTER_PAINT)
     assert own[3] < 1000 / 60 - 4, own  # the requests came inside BokehJS's throttle
     assert own[0] == 0 and own[1] == 1 and own[2] >= 1, own
     page.evaluate(TWO_FRAMES)

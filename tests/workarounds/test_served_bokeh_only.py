@@ -1,4 +1,4 @@
-"""app/served_bokeh_only.py: served pages load BokehJS alone, as exported pages do.
+"""app.workarounds.served_bokeh_only: served pages load BokehJS alone, as exported pages do.
 
 Every route's page, swapped, is the same page: the same tree of layouts (each Panel Column now a
 Bokeh Column with the same Bokeh properties, each HTML pane a Div holding the same HTML,
@@ -51,7 +51,8 @@ def outline(model):
 
 
 def build(slug, args, monkeypatch, swap: bool) -> Document:
-    monkeypatch.setenv("AE_PANEL_JS", "0" if swap else "1")
+    """The session's document as the server builds it, with the workaround on (`swap`) or switched off."""
+    monkeypatch.setenv("AE_WORKAROUNDS", "on" if swap else "served_bokeh_only")
     monkeypatch.setattr(pn.config, "browser_info", False)  # as app.server.serve sets it
     from panel.io.state import set_curdoc
 
@@ -136,7 +137,7 @@ def test_a_page_joins_its_document_without_panels_walk_of_every_model(monkeypatc
     monkeypatch.setattr(pm, "remove_root", lambda obj, *a, **kw: walks.append(obj) or own(obj, *a, **kw))
     doc = build("masking", {}, monkeypatch, swap=True)
     assert walks == [] and len(doc.roots) == 1 and len(doc.models) > 300
-    build("masking", {}, monkeypatch, swap=False)  # Panel's own way (AE_PANEL_JS=1) walks it
+    build("masking", {}, monkeypatch, swap=False)  # Panel's own way (AE_WORKAROUNDS=served_bokeh_only) walks it
     assert len(walks) == 1
 
 
@@ -236,17 +237,16 @@ def test_the_page_drops_panels_scripts_only_when_the_document_holds_no_panel_mod
 
 
 @pytest.fixture(scope="module")
-def server(app_server):
+def served(app_server):
     return app_server
 
 
 @pytest.mark.parametrize("route", ["/", *(f"/{s}" for s in SLUGS), "/worked?preset=four-tokens&theme=dark"])
-def test_every_served_page_loads_bokehjs_without_panels_scripts(server, route):
-    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{route}", timeout=60) as r:
+def test_every_served_page_loads_bokehjs_without_panels_scripts(served, route):
+    with urllib.request.urlopen(f"http://127.0.0.1:{served.port}{route}", timeout=60) as r:
         page = r.read().decode("utf-8")
     assert "static/js/bokeh.min.js" in page and "static/js/bokeh-widgets.min.js" in page
-    assert "AELive.early();" in page  # live.js's early script is still among BokehJS's own
     for script in PANEL_SCRIPTS:
         assert script not in page, script
-    assert server.errors_in_log() == []
-    assert "keeps Panel's JavaScript" not in server.log.read_text()
+    assert served.errors_in_log() == []
+    assert "keeps Panel's JavaScript" not in served.log.read_text()

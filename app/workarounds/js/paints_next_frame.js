@@ -1,4 +1,13 @@
-// paints_next_frame.js: see the comment below. A workaround of BokehJS (app/workarounds/js/registry.js).
+// paints_next_frame.js: a figure's paint asked for at the next animation frame, not a frame later through BokehJS's own 60 Hz throttle.
+// A workaround of BokehJS (app/workarounds/js/registry.js; off with ?workarounds=paints_next_frame).
+//
+// Replaces: PlotView.schedule_paint (models/plots/plot_canvas).
+// Read against: BokehJS 3.10 (Bokeh.version from 3.10 up to, not including, 3.11).
+// Buys: lookup exported, a drag at a hand's pace (a move every 1/60 s) -> shown 25.4 -> 11.0 ms
+//   (-57 %). Off and on in turn, benchmarks/workarounds.py.
+// Upstream report: "PlotView.throttled_paint waits on a timer when the last paint was less than
+//   1000/60 ms ago, then asks for a frame: at 60 Hz input every other move is shown a frame late.
+//   requestAnimationFrame already limits paints to the display's rate."
 (function (W) {
   "use strict";
   var view_of = W.view_of, first_view = W.first_view, owner_of = W.owner_of, bokeh_class = W.bokeh_class,
@@ -47,7 +56,6 @@
   function plot_class() { return bokeh_class("models/plots/plot_canvas", "PlotView"); }
   W.define("paints_next_frame", {
     bokeh: ["3.10", "3.11"],
-    early: function () { return paints_at_next_frame(plot_class()); },
     install: paints_next_frame,
   });
 })(AEWorkarounds);

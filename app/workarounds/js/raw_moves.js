@@ -1,4 +1,13 @@
-// raw_moves.js: see the comment below. A workaround of BokehJS (app/workarounds/js/registry.js).
+// raw_moves.js: a drag's pointer move handed to BokehJS when it arrives (pointerrawupdate), not at the next frame.
+// A workaround of BokehJS (app/workarounds/js/registry.js; off with ?workarounds=raw_moves).
+//
+// Replaces: UIGestures._pointer_move, connect_signals, disconnect_signals (core/ui_gestures).
+// Read against: BokehJS 3.10 (Bokeh.version from 3.10 up to, not including, 3.11).
+// Buys: scaling exported, a drag at a hand's pace -> shown 27.6 -> 18.2 ms (-34 %). Off and on in
+//   turn, benchmarks/workarounds.py.
+// Upstream report: "Chromium aligns pointermove to animation frames, so a pan's work runs inside
+//   the frame that paints it; handling the move's pointerrawupdate during a pan (once per frame,
+//   never twice) leaves that frame only its paint."
 (function (W) {
   "use strict";
   var view_of = W.view_of, first_view = W.first_view, owner_of = W.owner_of, bokeh_class = W.bokeh_class,
@@ -50,7 +59,7 @@
     proto.__ae_raw = true;
     return true;
   }
-  // For a page whose figures were built before AELive.early could patch the class (their
+  // For a page whose figures were built before the class was patched (their
   // gestures hold BokehJS's own _pointer_move, bound when they were made): listen to them again.
   function raw_moves(doc) {
     var done = 0;
@@ -71,7 +80,6 @@
 
   W.define("raw_moves", {
     bokeh: ["3.10", "3.11"],
-    early: function () { return moves_on_arrival(bokeh_class("core/ui_gestures", "UIGestures")); },
     install: raw_moves,
   });
 })(AEWorkarounds);

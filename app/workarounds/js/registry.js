@@ -1,8 +1,7 @@
 // AEWorkarounds: the browser side of app/workarounds, one switch for every change this project
 // makes to BokehJS's own classes and views. Each file of app/workarounds/js/ defines one with
-// W.define(name, {bokeh: [from, to), early, install, wrap}):
-//   early()       patches BokehJS's classes before the page's document is built (optional);
-//   install(doc)  patches what a built document needs (optional);
+// W.define(name, {bokeh: [from, to), install, wrap}):
+//   install(doc)  patches BokehJS's classes or views once the page's document is ready (optional);
 //   wrap          a function the runtime calls instead of its plain one (W.wrapper(name)).
 // A workaround applies only when Bokeh.version is in [from, to) and nothing switched it off:
 // `?workarounds=off` or `?workarounds=a,b` in the page's address, or the names the server or the
@@ -13,7 +12,7 @@ var AEWorkarounds = (typeof globalThis !== "undefined" && globalThis.AEWorkaroun
   var defs = [], by_name = {}, off_given = [], said = {}, status = {};
 
   function define(name, spec) {
-    if (by_name[name]) return;  // a page may evaluate this file twice (early, then in its library)
+    if (by_name[name]) return;  // defined once per page
     spec.name = name;
     defs.push(spec);
     by_name[name] = spec;
@@ -68,10 +67,6 @@ var AEWorkarounds = (typeof globalThis !== "undefined" && globalThis.AEWorkaroun
       say_once(spec.name, "failed to install (" + e + ")");
     }
   }
-  // Before the document is built: the class patches that lighten its first build.
-  function install_early() {
-    defs.forEach(function (spec) { if (spec.early && active(spec.name)) run(spec, "early"); });
-  }
   // Once the document is ready (AEPage.init).
   function install(doc, off) {
     if (off) configure(off);
@@ -123,7 +118,7 @@ var AEWorkarounds = (typeof globalThis !== "undefined" && globalThis.AEWorkaroun
   }
 
   var api = {
-    define: define, configure: configure, active: active, install_early: install_early, install: install,
+    define: define, configure: configure, active: active, install: install,
     wrapper: wrapper, status: function () { return Object.assign({}, status); },
     names: function () { return defs.map(function (d) { return d.name; }); },
     view_of: view_of, first_view: first_view, owner_of: owner_of, bokeh_class: bokeh_class, figure_views: figure_views,

@@ -54,7 +54,7 @@ def _lookup_core() -> dict[str, Callable[[], object]]:
 
 def _worked_core() -> dict[str, Callable[[], object]]:
     """The worked plate's default preset: what Python runs when a drag or the slider commits."""
-    from app.plates.worked import WorkedState
+    from app.plates.worked.state import WorkedState
 
     state = WorkedState(preset="four-tokens")
     return {"WorkedState.steps": state.steps}
@@ -63,7 +63,7 @@ def _worked_core() -> dict[str, Callable[[], object]]:
 def _scaling_core() -> dict[str, Callable[[], object]]:
     """The scaling plate at d_k = 64: the weights, their Jacobian and entropy (the histogram is a table)."""
     import attention_core as ac
-    from app.plates.scaling import BASE, ScalingState
+    from app.plates.scaling.state import BASE, ScalingState
 
     state = ScalingState(d_k=64)
     return {"flat_line": lambda: ac.flat_line([64], BASE, scaled=True),
@@ -71,20 +71,20 @@ def _scaling_core() -> dict[str, Callable[[], object]]:
 
 
 def _self_attention_core() -> dict[str, Callable[[], object]]:
-    from app.plates.self_attention import SelfAttentionState, compute
+    from app.plates.self_attention.state import SelfAttentionState, compute
 
     s = SelfAttentionState()
     return {"self_attention.compute": lambda: compute(s.n, s.shuffle, s.positions, s.cross)}
 
 
 def _masking_core() -> dict[str, Callable[[], object]]:
-    from app.plates.masking import MaskingState
+    from app.plates.masking.state import MaskingState
 
     return {"MaskingState.steps": MaskingState().steps}
 
 
 def _multi_head_core() -> dict[str, Callable[[], object]]:
-    from app.plates.multi_head import MultiHeadState
+    from app.plates.multi_head.state import MultiHeadState
 
     s = MultiHeadState()
     return {"MultiHeadState.result": s.result, "MultiHeadState.counts": s.counts}

@@ -11,10 +11,10 @@ plate's own function and attention_core, and the slider's CustomJS only hands it
 sources, the factor ranges and the texts, so a press costs BokehJS's own work on the new data and
 the paint of the figures.
 - masking: the five shown figures (mask, scores, weights with the Σ column, output, lengths),
-  built as the plate builds them; data from `app.plates.masking.view_data`.
+  built as the plate builds them; data from `app.plates.masking.data.view_data`.
 - self-attention: the six heat maps (tokens, scores, weights with the Σ column, output, the
-  original order, the difference), built by the plate's own `_heatmap`, and its worked row; data
-  from `app.plates.self_attention.frame_data` for the default shuffle.
+  original order, the difference), built by the plate's own `heatmap` (its heatmaps.py), and its
+  worked row; data from `app.plates.self_attention.data.frame_data` for the default shuffle.
 
 `--patched` adds app/static/live.js and, once the document is ready, the patches our pages put
 on BokehJS (PATCHES): BokehJS's cost for these figures as we have cut it, with none of the
@@ -76,18 +76,20 @@ MASKING_SOURCES = ("mask", "scores", "weights", "row_sums", "output", "norms")
 
 def masking_data(n: int) -> dict:
     """The five figures' data for n (the plate's defaults otherwise), as the plate computes it."""
-    from app.plates import masking as M
+    from app.plates.masking.data import font_for, kname, qname, view_data
+    from app.plates.masking.state import MaskingState
 
-    v = M.view_data(M.MaskingState(n=n))
-    keys = [M.kname(j) for j in range(n)]
+    v = view_data(MaskingState(n=n))
+    keys = [kname(j) for j in range(n)]
     return {"sources": {k: v[k] for k in MASKING_SOURCES},
-            "factors": {"rows": [M.qname(i) for i in reversed(range(n))], "keys": keys, "keys_sum": [*keys, "Σ"]},
-            "font": M.font_for(n), "ends": {"norm": v["_norm_end"]}, "readout": v["_notes"]}
+            "factors": {"rows": [qname(i) for i in reversed(range(n))], "keys": keys, "keys_sum": [*keys, "Σ"]},
+            "font": font_for(n), "ends": {"norm": v["_norm_end"]}, "readout": v["_notes"]}
 
 
 def masking(patched: bool = False) -> Document:
     """The masking plate's five shown figures, the slider `n` and the notes."""
-    from app.plates import masking as M
+    from app.plates.masking import state as M
+    from app.plates.masking.view import BORDER_BOTTOM
 
     n0 = M.MaskingState().n
     table = {str(n): masking_data(n) for n in range(M.N_MIN, M.N_MAX + 1)}
@@ -104,7 +106,7 @@ def masking(patched: bool = False) -> Document:
     def heat(name, title, width, x_range, source, sums=None):
         f = figure(name=name, title=title, width=width, height=290, x_range=x_range, y_range=rows, tools="",
                    toolbar_location=None, x_axis_location="above", min_border_left=34, min_border_right=6,
-                   min_border_bottom=M.BORDER_BOTTOM)
+                   min_border_bottom=BORDER_BOTTOM)
         style_figure(f)
         f.title.text_font_size = "11pt"
         f.grid.visible = False
@@ -128,7 +130,7 @@ def masking(patched: bool = False) -> Document:
             heat("output_plot", "Output = A · V", 200, out_x, sources["output"])]
     nb = figure(name="norms_plot", title="Length ‖o_i‖", width=190, height=290, y_range=rows, x_range=norm_x,
                 tools="", toolbar_location=None, x_axis_location="above", min_border_left=34, min_border_right=8,
-                min_border_bottom=M.BORDER_BOTTOM)
+                min_border_bottom=BORDER_BOTTOM)
     style_figure(nb)
     nb.title.text_font_size = "11pt"
     nb.ygrid.visible = False
@@ -160,32 +162,36 @@ SA_SOURCES = ("tokens", "scores", "weights", "row_sums", "output", "original_out
 
 def self_attention_data(n: int) -> dict:
     """The six heat maps' data for n (the default shuffle, no positions, no cross-attention)."""
-    from app.plates import self_attention as S
+    from app.plates.self_attention.data import frame_data
+    from app.plates.self_attention.state import SelfAttentionState, compute
 
-    st = S.SelfAttentionState(n=n)
-    fd = S.frame_data(S.compute(n, st.shuffle, st.positions, st.cross))
+    st = SelfAttentionState(n=n)
+    fd = frame_data(compute(n, st.shuffle, st.positions, st.cross))
     return {"sources": {k: fd["sources"][k] for k in SA_SOURCES}, "factors": fd["factors"], "font": "9pt",
             "ends": {}, "readout": fd["check"]}
 
 
 def self_attention(patched: bool = False) -> Document:
     """The self-attention plate's six heat maps and its worked row, the slider `n` and the check."""
-    from app.plates import self_attention as S
+    from app.plates.self_attention import data as SD
+    from app.plates.self_attention import heatmaps as SH
+    from app.plates.self_attention import state as S
 
     n0 = S.SelfAttentionState().n
     table = {str(n): self_attention_data(n) for n in range(S.N_MIN, S.N_MAX + 1)}
     d0 = table[str(n0)]
     sources = {k: ColumnDataSource(d0["sources"][k], name=k) for k in SA_SOURCES}
     ranges = {k: FactorRange(*d0["factors"][k], name=f"range_{k}") for k in ("rows", "keys", "keys_sum", "original")}
-    entries = FactorRange(*S.ENTRIES)
-    signed, signed_out = S.diverging(PALETTE["keys"], PALETTE["query"]), S.diverging(PALETTE["values"], PALETTE["output"])
-    R = S.RANGES
+    entries = FactorRange(*SD.ENTRIES)
+    signed = SH.diverging(PALETTE["keys"], PALETTE["query"])
+    signed_out = SH.diverging(PALETTE["values"], PALETTE["output"])
+    R = SH.RANGES
     mappers = {"tokens": LinearColorMapper(palette=signed, low=-R["tokens"], high=R["tokens"]),
                "scores": LinearColorMapper(palette=signed, low=-R["scores"], high=R["scores"]),
-               "weights": LinearColorMapper(palette=S.sequential(PALETTE["weights"]), low=0.0, high=1.0),
+               "weights": LinearColorMapper(palette=SH.sequential(PALETTE["weights"]), low=0.0, high=1.0),
                "output": LinearColorMapper(palette=signed_out, low=-R["output"], high=R["output"]),
-               "diff": LinearColorMapper(palette=S.sequential(PALETTE["query"]), low=0.0, high=R["diff"])}
-    heat = S.SelfAttentionPlate._heatmap
+               "diff": LinearColorMapper(palette=SH.sequential(PALETTE["query"]), low=0.0, high=R["diff"])}
+    heat = SH.heatmap
     H = 330
     figs = [heat("tokens_map", "Tokens fed in", sources["tokens"], mappers["tokens"], entries, ranges["rows"], 205, H,
                  "entry", "position, token"),
@@ -204,7 +210,7 @@ def self_attention(patched: bool = False) -> Document:
     figs[2].text("x", "y", text="label", source=sources["row_sums"], text_align="center", text_baseline="middle",
                  text_font_size="9pt", text_font_style="bold", text_color=PALETTE["ink"])
     # The worked row (it does not change with n; the driver waits for its frame).
-    w, out = S.worked_example()
+    w, out = SD.worked_example()
     wk = figure(name="worked_map", width=330, height=110, x_range=FactorRange("w0", "w1", "w2", "o0", "o1"),
                 y_range=FactorRange("q"), tools="", toolbar_location=None, x_axis_location="above",
                 min_border_left=30, min_border_bottom=4)

@@ -3,6 +3,9 @@
 - Its longest modules are collected first, so that with `make test`'s two workers (pytest-xdist)
   none of them is left to run alone at the end while the other worker idles. Each module's
   tests keep their order.
+- The real-browser fixtures (tests/browser/fixtures.py) and the served app for tests/app
+  (`app_server`) are defined here once: every folder's tests share one browser and one
+  Playwright per worker (a second sync Playwright in the same worker fails).
 - The plates' functional browser tests (the numbers on the page against attention_core, drags,
   keys and clicks, offline exports: tests/browser/plates/ and the files in FUNCTIONAL) are marked
   `functional`: `make test` runs them a second time with AE_WORKAROUNDS=off.
@@ -10,14 +13,38 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
+
+TESTS = Path(__file__).resolve().parent
+for _folder in (TESTS / "browser", TESTS / "app", TESTS / "core"):
+    if str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
+
+from fixtures import *  # noqa: E402,F401,F403
+from fixtures import pytest_configure as browser_markers  # noqa: E402
 
 LONG_FIRST = ("test_axe.py", "test_visual.py", "test_state_properties.py", "test_hostile_links.py",
               "test_load_short.py", "test_figure_command.py")
 FUNCTIONAL = ("test_keyboard_plates.py", "test_numbers_on_page.py")
 
 
+@pytest.fixture(scope="module")
+def app_server(tmp_path_factory):
+    """`attention-explorable serve` on a free loopback port, for one test module (tests/app/serving.py)."""
+    from serving import load_tools
+
+    srv = load_tools().Server(tmp_path_factory.mktemp("log") / "serve.log")
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 def pytest_configure(config):
+    browser_markers(config)
     config.addinivalue_line("markers", "functional: a plate's functional browser test, run again with AE_WORKAROUNDS=off")
 
 

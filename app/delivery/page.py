@@ -12,7 +12,6 @@ from bokeh.models import CustomJS, Div, InlineStyleSheet
 
 from app import workarounds
 from app.plates import registry
-from app.shared.panes import bokeh_pane
 from app.runtime.scripts import custom_js_code, library_model
 from app.shared.state import page_param_notices
 from app.shared.theme import CSS, PAGE_CSS, page_theme_options
@@ -48,7 +47,7 @@ def header(plate_cls, static: bool = False) -> pn.pane.HTML:
 
 def named_html(name: str, text: str, visible: bool = True):
     """HTML in a Bokeh Div that carries `name`, so page.js can find it (embed mode hides it)."""
-    return bokeh_pane(Div(name=name, text=text, visible=visible, sizing_mode="stretch_width",
+    return pn.pane.Bokeh(Div(name=name, text=text, visible=visible, sizing_mode="stretch_width",
                              stylesheets=[InlineStyleSheet(css=PAGE_CSS)]), sizing_mode="stretch_width")
 
 
@@ -77,8 +76,7 @@ def ready_script(plate, notices_model, served: bool) -> CustomJS:
         "AEPage.init(notices.document, {served: " + ("true" if served else "false")
         + ", theme: " + json.dumps(page_theme_options()) + ", hideable: " + json.dumps(hideable_names(plate))
         + ", workarounds_off: " + json.dumps(workarounds.js_switched_off() or []) + "},"
-        " (L && L.url_apply) ? function (p) { return AELink.apply_plate(a, p, L); }"
-        " : (L && L.apply_url) ? function (p) { return L.apply_url(a, p, a.link); } : null);\n"
+        " (L && L.url_apply) ? function (p) { return AELink.apply_plate(a, p, L); } : null);\n"
         "if (L && L.on_ready) L.on_ready(a);"
     )
     cb = CustomJS(args={**models, "notices": notices_model}, code=custom_js_code(glue, call, names))

@@ -1,11 +1,11 @@
-"""The browser half of the live path: mirror.js, page.js, live.js and each plate's glue file.
+"""The browser half of the live path: app/runtime/*.js and each plate's glue file.
 
 A page's callbacks all need the same few files. Inlining them into every CustomJS made each
 document carry a dozen copies (hundreds of kB per session); instead each CustomJS made with
 `custom_js_code` starts with a small loader, and `share_library()` (run by PlateViewer after
 building a plate) hands every such CustomJS one shared model holding the files' text. The
 loader evaluates that text once per page; the files define their objects on globalThis
-(`AttentionMirror`, `AEPage`, `LookupLive`, ...), which later callbacks reuse.
+(`AttentionMirror`, `AELink`, `AESync`, `AEPage`, each plate's glue), which later callbacks reuse.
 """
 
 from __future__ import annotations
@@ -29,12 +29,10 @@ RUNTIME = ("mirror.js", "link.js", "sync.js", "page.js", "a11y.js")  # app/runti
 
 
 def js_file(name: str):
-    """Where a runtime file (app/runtime/NAME) or a plate's glue (app/plates/<package>/<package>.js)
-    is; until a plate is a package, its glue is in app/static."""
+    """Where a runtime file (app/runtime/NAME) or a plate's glue (app/plates/<package>/<package>.js) is."""
     if name in RUNTIME:
         return files("app").joinpath("runtime", name)
-    glue = files("app").joinpath("plates", name.removesuffix(".js"), name)
-    return glue if glue.is_file() else files("app").joinpath("static", name)
+    return files("app").joinpath("plates", name.removesuffix(".js"), name)
 
 
 @cache
@@ -53,7 +51,7 @@ def workarounds_js() -> str:
 
 
 def library(glue: str) -> str:
-    """mirror.js, page.js, live.js (the live path's shared helpers), a11y.js, the browser-side
+    """The runtime (mirror.js, link.js, sync.js, page.js, a11y.js), the browser-side
     workarounds (unless AE_WORKAROUNDS=off) and one plate's glue, as one script."""
     from app import workarounds
 

@@ -1,4 +1,4 @@
-"""The table view and text alternatives every plate shares (the browser half is app/static/a11y.js).
+"""The table view and text alternatives every plate shares (the browser half is app/runtime/a11y.js).
 
 A plate lists its figures with a sentence saying what each shows, and its charts' numbers as
 tables (columns of a source, or a matrix kept one cell per row). `table_view` makes the toggle

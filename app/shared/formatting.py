@@ -1,4 +1,4 @@
-"""How numbers are written on the plates; app/static/*.js writes them the same way."""
+"""How numbers are written on the plates; app/runtime/ and app/plates/*/*.js writes them the same way."""
 
 from __future__ import annotations
 

@@ -16,12 +16,12 @@ from collections.abc import Collection, Mapping
 import param
 
 MAX_URL_VALUE = 200  # characters; longer values are ignored unread
-# Page settings that are not a plate's state (read by app/static/page.js).
+# Page settings that are not a plate's state (read by app/runtime/page.js).
 PAGE_PARAMS = ("embed", "theme", "hide", "present", "plate", "workarounds")
 # The values page.js acts on; any other value leaves the page as it is, and says so.
 PAGE_CHOICES = {"embed": ("0", "1"), "present": ("0", "1"), "theme": ("light", "dark")}
 CONTROL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,39}", re.ASCII)  # what ?hide= can name (fullmatch)
-# A plain decimal number; the same pattern as the browser's (app/static/*.js), so a link
+# A plain decimal number; the same pattern as the browser's (app/runtime/ and app/plates/*/*.js), so a link
 # means the same thing served and exported ('nan', 'inf', '0x10', '1_000' are refused).
 NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$", re.ASCII)
 
@@ -163,7 +163,7 @@ class PlateState(param.Parameterized):
 def page_param_notices(args: Mapping[str, str], hideable: Collection[str] | None = None) -> list[str]:
     """A notice for each page setting whose value page.js will not act on (theme=blue, embed=yes,
     hide=<b>, or with `hideable`, the names ?hide= can use on this page: a name not among them):
-    the page stays as it is. app/static/page.js's page_notices words them the same."""
+    the page stays as it is. app/runtime/page.js's page_notices words them the same."""
     notices = []
     for name, text in args.items():
         if name in PAGE_CHOICES and text not in PAGE_CHOICES[name]:

@@ -3,7 +3,7 @@
 Each role keeps its colour on every plate: the query is vermillion, keys blue, values green,
 weights orange and the output reddish purple; shapes differ too (query ◆, keys ●).
 
-Three modes, chosen by the link and applied in the browser by app/static/page.js, so served and
+Three modes, chosen by the link and applied in the browser by app/runtime/page.js, so served and
 exported pages get them alike:
 - light (the default), `?theme=dark`, and `?present=1` (large type for a lecture hall's
   1280×720 projector; it combines with either theme).

@@ -116,7 +116,7 @@ def test_the_masking_floor_holds_attention_cores_weights_and_outputs_for_every_n
     """benchmarks/plate_floors.py: the masking plate's five figures in Bokeh alone. The first n's
     sources and the table its slider hands over for every other n hold attention_core's causal
     weights and outputs, the factor ranges name n queries and keys."""
-    from app.plates.masking import N_MAX, N_MIN, RECIPES, MaskingState
+    from app.plates.masking.state import N_MAX, N_MIN, RECIPES, MaskingState
 
     models = models_of(plate_floors.masking())
     table = models["n"].js_property_callbacks["change:value"][0].args["table"]
@@ -136,7 +136,7 @@ def test_the_masking_floor_holds_attention_cores_weights_and_outputs_for_every_n
 def test_the_self_attention_floor_holds_attention_cores_weights_and_outputs_for_every_n():
     """The self-attention floor: for every n the weights and outputs its slider hands over are
     attention_core's self-attention of the plate's tokens, in the plate's default order."""
-    from app.plates import self_attention as S
+    from app.plates.self_attention import state as S
 
     models = models_of(plate_floors.self_attention())
     table = models["n"].js_property_callbacks["change:value"][0].args["table"]

@@ -115,7 +115,9 @@ def valid_lookup(s):
 
 
 def valid_worked(s):
-    from app.plates.worked import MAX_DK, MAX_DV, MAX_ENTRY, MAX_KEYS, PRESETS, STAGES
+    from app.plates.worked.inputs import MAX_DK, MAX_DV, MAX_ENTRY, MAX_KEYS
+    from app.plates.worked.presets import PRESETS
+    from app.plates.worked.state import STAGES
 
     assert s.preset in PRESETS and isinstance(s.scaled, bool) and 0 <= s.step <= len(STAGES)
     q, K, V = s.arrays
@@ -127,14 +129,14 @@ def valid_worked(s):
 
 
 def valid_scaling(s):
-    from app.plates.scaling import WIDTHS
+    from app.plates.scaling.state import WIDTHS
 
     assert s.d_k in WIDTHS and isinstance(s.scaled, bool)
     assert abs(s.weights().sum() - 1.0) < 1e-12
 
 
 def valid_self_attention(s):
-    from app.plates.self_attention import MAX_SHUFFLE, N_MAX, N_MIN
+    from app.plates.self_attention.state import MAX_SHUFFLE, N_MAX, N_MIN
 
     assert type(s.n) is int and N_MIN <= s.n <= N_MAX
     assert type(s.shuffle) is int and 0 <= s.shuffle <= MAX_SHUFFLE
@@ -143,7 +145,7 @@ def valid_self_attention(s):
 
 
 def valid_masking(s):
-    from app.plates.masking import KINDS, N_MAX, N_MIN
+    from app.plates.masking.state import KINDS, N_MAX, N_MIN
 
     assert type(s.n) is int and N_MIN <= s.n <= N_MAX and s.kind in KINDS
     assert 0 <= s.p <= s.n and 1 <= s.w <= s.n
@@ -154,7 +156,7 @@ def valid_masking(s):
 
 
 def valid_multi_head(s):
-    from app.plates.multi_head import D_CHOICES, H_CHOICES, N_MAX, N_MIN
+    from app.plates.multi_head.state import D_CHOICES, H_CHOICES, N_MAX, N_MIN
 
     assert s.d_model in D_CHOICES and s.h in H_CHOICES and s.d_model % s.h == 0
     assert type(s.n) is int and N_MIN <= s.n <= N_MAX
@@ -205,8 +207,8 @@ def _field_text(rng, slug: str, name: str) -> str:
         text = ".".join("".join("1" if b else "0" for b in row) for row in bits)
         return text if rng.random() < 0.8 else text.replace("0", pick(rng, ["2", "x", "."]), 1)
     if name in ("kind", "preset"):
-        from app.plates.masking import KINDS
-        from app.plates.worked import PRESETS
+        from app.plates.masking.state import KINDS
+        from app.plates.worked.presets import PRESETS
 
         pool = list(KINDS) if name == "kind" else list(PRESETS)
         return str(pick(rng, pool + ["CAUSAL", "custom ", "seed_999", "<b>x</b>"]))
@@ -276,7 +278,7 @@ def browser_lookup(rng, p):
 
 
 def browser_worked(rng, p):
-    from app.plates.worked import PRESETS
+    from app.plates.worked.presets import PRESETS
 
     r = rng.random()
     if r < 0.3:
@@ -303,7 +305,7 @@ def browser_worked(rng, p):
             vec[int(rng.integers(0, len(vec)))] = _hostile_number(rng)
             data["vec"][j] = vec if rng.random() < 0.9 else vec + [1.0]
         _set(src, "data", data)
-        _set(p.keys_plot, "tags", [str(rng.integers(1e9))])
+        _set(p.sync, "tags", [str(rng.integers(1e9))])
     else:
         s = p.state
         try:
@@ -363,7 +365,7 @@ def browser_masking(rng, p):
 
 
 def browser_multi_head(rng, p):
-    from app.plates.multi_head import D_CHOICES
+    from app.plates.multi_head.state import D_CHOICES
 
     r = rng.random()
     if r < 0.35:

@@ -93,7 +93,8 @@ def test_dark_marks_keep_their_hue():
 def plate_text_colours() -> list[str]:
     """The `color:` values the plates' own stylesheets and glue write (text on the page's paper)."""
     found = set()
-    for path in [*REPO.glob("app/plates/*.py"), *REPO.glob("app/static/*.js")]:
+    for path in [*REPO.glob("app/plates/*.py"), *REPO.glob("app/plates/*/*.py"), *REPO.glob("app/plates/*/*.js"),
+                 *REPO.glob("app/runtime/*.js")]:
         for m in re.finditer(r"(?<![-\w])color:\s*(#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b)", path.read_text("utf-8")):
             c = m.group(1).lower()
             found.add(c if len(c) == 7 else "#" + "".join(ch * 2 for ch in c[1:]))

@@ -1,4 +1,4 @@
-"""Keyboard and screen readers on every plate, served, with real key presses (app/static/a11y.js).
+"""Keyboard and screen readers on every plate, served, with real key presses (app/runtime/a11y.js).
 
 Per plate: Tab reaches every control and every point handle; the focused handle shows its ring;
 arrow keys (Shift: further) move a point, or Space flips a mask cell, and the numbers that follow
@@ -134,7 +134,7 @@ def test_lookup_keyboard(tab, served_url):
 
 # --------------------------------------------------------------------------- worked
 def test_worked_keyboard(tab, served_url):
-    from test_worked_served import READ, assert_matches_core
+    from plates.test_worked_served import READ, assert_matches_core
 
     page = tab.page
     open_plate(page, f"{served_url}/worked?preset=four-tokens&step=5", ["keys_plot", "values_plot"])
@@ -175,7 +175,7 @@ def test_worked_keyboard(tab, served_url):
 
 # --------------------------------------------------------------------------- scaling
 def test_scaling_keyboard(tab, served_url):
-    from test_scaling_served import READ, assert_matches_core
+    from plates.test_scaling_served import READ, assert_matches_core
 
     page = tab.page
     open_plate(page, f"{served_url}/scaling", ["flat_plot", "entropy_plot"])
@@ -211,8 +211,8 @@ def test_scaling_keyboard(tab, served_url):
 
 # --------------------------------------------------------------------------- masking
 def test_masking_keyboard(tab, served_url):
-    from app.plates.masking import MaskingState
-    from test_masking_browser import assert_matches_core, read
+    from app.plates.masking.state import MaskingState
+    from plates.test_masking_browser import assert_matches_core, read
 
     page = tab.page
     open_plate(page, f"{served_url}/masking", ["mask_plot", "weights_plot"])
@@ -249,7 +249,7 @@ def test_masking_keyboard(tab, served_url):
 
 # --------------------------------------------------------------------------- self-attention, multi-head
 def test_self_attention_screen_reader(tab, served_url):
-    from app.plates.self_attention import SelfAttentionState, compute
+    from app.plates.self_attention.state import SelfAttentionState, compute
 
     page = tab.page
     open_plate(page, f"{served_url}/self-attention", ["weights_map"])
@@ -278,8 +278,8 @@ def test_multi_head_screen_reader(tab, served_url):
     assert heads == ["Weights, head 1", "Weights, head 2"], list(tables)
     src = page.evaluate("() => { const d = Bokeh.documents[0].get_model_by_name('head_weights').data;"
                         " return {head: Array.from(d.head), i: Array.from(d.i), j: Array.from(d.j), value: Array.from(d.value)}; }")
-    from app.plates.multi_head import MultiHeadState
-    from test_multi_head_browser import core
+    from app.plates.multi_head.state import MultiHeadState
+    from plates.test_multi_head_browser import core
 
     st = MultiHeadState()
     weights = core(st.d_model, st.h, st.n)[2]  # (h, n, n)

@@ -70,7 +70,7 @@ def test_lookup_phone(new_tab, served_url):
 
 
 def test_worked_phone(new_tab, served_url):
-    from test_worked_served import READ, assert_matches_core as worked_matches_core
+    from plates.test_worked_served import READ, assert_matches_core as worked_matches_core
 
     tab, page = open_phone(new_tab, f"{served_url}/worked?preset=four-tokens&step=5", "keys_plot")
     sent = wait_synced(page)["sent"]
@@ -86,7 +86,7 @@ def test_worked_phone(new_tab, served_url):
 
 
 def test_scaling_phone(new_tab, served_url):
-    from test_scaling_served import READ, assert_matches_core as scaling_matches_core
+    from plates.test_scaling_served import READ, assert_matches_core as scaling_matches_core
 
     tab, page = open_phone(new_tab, f"{served_url}/scaling", "flat_plot")
     sent = wait_synced(page)["sent"]
@@ -99,8 +99,8 @@ def test_scaling_phone(new_tab, served_url):
 
 
 def test_masking_phone(new_tab, served_url):
-    from app.plates.masking import MaskingState
-    from test_masking_browser import CELL, assert_matches_core as masking_matches_core, read
+    from app.plates.masking.state import MaskingState
+    from plates.test_masking_browser import CELL, assert_matches_core as masking_matches_core, read
 
     tab, page = open_phone(new_tab, f"{served_url}/masking", "mask_plot")
     sent = wait_synced(page)["sent"]
@@ -115,7 +115,7 @@ def test_masking_phone(new_tab, served_url):
 
 
 def test_self_attention_phone(new_tab, served_url):
-    from app.plates.self_attention import SelfAttentionState, compute
+    from app.plates.self_attention.state import SelfAttentionState, compute
 
     tab, page = open_phone(new_tab, f"{served_url}/self-attention", "weights_map")
     k = SelfAttentionState().shuffle + 1  # the shuffle button moves to the next permutation
@@ -133,7 +133,7 @@ def test_self_attention_phone(new_tab, served_url):
 
 
 def test_multi_head_phone(new_tab, served_url):
-    from test_multi_head_browser import core
+    from plates.test_multi_head_browser import core
 
     tab, page = open_phone(new_tab, f"{served_url}/multi-head", "head_maps")
     button = page.get_by_role("button", name="4", exact=True)

@@ -1,7 +1,7 @@
 """attention_core's masks, and masking before vs after the softmax (seed 004, "Masking: editing scores,
 never weights"; seed 000's fully masked row).
 
-Pinned here (and again on the rendered page, tests/browser/test_masking.py):
+Pinned here (and again on the rendered page, tests/browser/plates/test_masking_browser.py):
 - each row of weights sums to 1, or to 0 for a row with nothing allowed, under every mask kind;
 - blocked entries are exactly 0; the causal row 0 puts exactly 1 on key 0;
 - zeroing after the softmax leaves every row that blocks something summing to less than 1;

@@ -1,7 +1,7 @@
 """An exported page reads a link as a served page does.
 
 A served page reads its link with the plate state's apply_url (Python); an exported page has no
-Python and reads it with AEPage.read_link (app/static/page.js) driven by the state's url_spec,
+Python and reads it with AELink.read (app/runtime/link.js) driven by the state's url_spec,
 plus the plate's own rules in its glue. Here seeded hostile links (numbers in and out of range,
 non-numbers, NaN and Infinity, unicode digits, markup, overlong values, repeated and unknown
 keys, custom masks of every size) go through both, in node, for the plates whose glue reads
@@ -13,22 +13,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.plates.masking import MaskingState
-from app.plates.self_attention import SelfAttentionState
+from app.plates.self_attention.state import SelfAttentionState
 from node_mirror import js_file, run_driver
 
 N_LINKS = 1500
 
 DRIVER = r"""
-globalThis.AEPage = require(process.argv[1]);
-globalThis.AttentionMirror = require(process.argv[2]);
-const Masking = require(process.argv[3]);
+const AELink = require(process.argv[1]);
 const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
-const out = input.links.map((pairs) => {
-  const params = new URLSearchParams(pairs);
-  if (input.plate === "masking") return Masking.read_link(params, input.spec, input.current);
-  return AEPage.read_link(params, input.spec, {});
-});
+// self-attention has no custom fields: link.js's rules alone (its glue applying the values, with
+// AELink.apply_plate: tests/core/test_mirror_self_attention.py)
+const out = input.links.map((pairs) => AELink.read(new URLSearchParams(pairs), input.spec, {}));
 process.stdout.write(JSON.stringify(out));
 """
 
@@ -66,15 +61,14 @@ def served_reading(state_cls, pairs):
     return state, notices
 
 
-@pytest.mark.parametrize("state_cls,plate,seed", [(MaskingState, "masking", 11), (SelfAttentionState, "self-attention", 12)])
+# The masking plate reads these links through AELink.apply_plate (tests/core/test_mirror_masking.py).
+@pytest.mark.parametrize("state_cls,plate,seed", [(SelfAttentionState, "self-attention", 12)])
 def test_exported_link_reading_matches_served(state_cls, plate, seed):
     fresh = state_cls()
     current = {name: getattr(fresh, name) for name in state_cls.url_fields}
-    if plate == "masking":
-        current["cells"] = None
     cases = links(state_cls, seed)
     got = run_driver(DRIVER, {"plate": plate, "spec": fresh.url_spec(), "current": current, "links": cases},
-                     scripts=(js_file("page.js"), js_file("mirror.js"), js_file("masking.js")), expect=len(cases))
+                     scripts=(js_file("link.js"),), expect=len(cases))
     noticed = 0
     for pairs, js in zip(cases, got):
         state, notices = served_reading(state_cls, pairs)
@@ -82,18 +76,15 @@ def test_exported_link_reading_matches_served(state_cls, plate, seed):
         noticed += bool(notices)
         values = js["values"]
         for name in state_cls.url_fields:
-            if name == "cells":
-                want = None if state.cells is None else np.asarray(state.cells).tolist()
-                assert values.get("cells") == want, pairs
-            elif plate == "masking" or name in values:
+            if name in values:
                 assert values[name] == getattr(state, name), (name, pairs)
     assert noticed > N_LINKS // 2  # the links were hostile enough to need notices
 
 
 PAGE_DRIVER = r"""
-globalThis.AEPage = require(process.argv[1]);
+const AELink = require(process.argv[1]);
 const links = JSON.parse(require("fs").readFileSync(0, "utf8"));
-process.stdout.write(JSON.stringify(links.map((c) => AEPage.page_notices(new URLSearchParams(c.pairs), c.hideable))));
+process.stdout.write(JSON.stringify(links.map((c) => AELink.page_notices(new URLSearchParams(c.pairs), c.hideable))));
 """
 PAGE_VALUES = ["dark", "light", "0", "1", "Dark", " dark", "yes", "true", "angle", "angle,length", " angle , d_k ",
                "ae-header,scaled", ",,", "a b", "angle\n", "x" * 40, "x" * 41, "9lives", "<b>,angle", "angle,<b>"]
@@ -101,7 +92,7 @@ PAGE_VALUES = ["dark", "light", "0", "1", "Dark", " dark", "yes", "true", "angle
 
 def test_page_settings_are_read_alike_served_and_exported():
     """theme, present, embed and hide are read by page.js on every page; a value it will not act
-    on earns the same notice from app.state.page_param_notices (served) and AEPage.page_notices
+    on earns the same notice from app.state.page_param_notices (served) and AELink.page_notices
     (exported), word for word."""
     from app.shared.state import page_param_notices
 
@@ -112,7 +103,7 @@ def test_page_settings_are_read_alike_served_and_exported():
     hideable = [None, ["angle", "length", "d_k", "ae-header", "scaled"]]
     cases = [{"pairs": [[names[int(rng.integers(len(names)))], pool[int(rng.integers(len(pool)))]]
                         for _ in range(int(rng.integers(1, 5)))], "hideable": hideable[k % 2]} for k in range(600)]
-    got = run_driver(PAGE_DRIVER, cases, scripts=(js_file("page.js"),), expect=len(cases))
+    got = run_driver(PAGE_DRIVER, cases, scripts=(js_file("link.js"),), expect=len(cases))
     noticed = unknown = 0
     for case, js in zip(cases, got):
         args = {}

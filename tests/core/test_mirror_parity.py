@@ -1,4 +1,4 @@
-"""app/static/mirror.js and app/static/lookup.js give attention_core's numbers.
+"""app/runtime/mirror.js and app/plates/lookup/lookup.js give attention_core's numbers.
 
 mirror.js is the browser's copy of the core's arithmetic, and lookup.js turns it into what the
 soft-lookup plate shows while a gesture is in progress. Both are run here in node on cases

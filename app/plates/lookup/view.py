@@ -28,7 +28,6 @@ from app.plates.lookup.state import (
     DK_CHOICES, KEY_NAMES, MAX_LENGTH, MIN_LENGTH, PLOT_EXTENT, VALUES, LookupState, clean_keys,
 )
 from app.shared import a11y, html_table
-from app.shared.panes import bokeh_pane
 from app.shared.text import plate_text
 from app.shared.theme import PALETTE, style_figure
 from app.shared.vectors import draw_query_and_keys
@@ -155,15 +154,15 @@ class LookupPlate(PlateViewer):
         self.a11y_toggle.js_on_change("active", js("AEA11y.on_table_toggle(a);"))
 
         self._layout = pn.Row(
-            bokeh_pane(p),
+            pn.pane.Bokeh(p),
             pn.Column(
-                bokeh_pane(b), bokeh_pane(sc), bokeh_pane(self.readout),
-                bokeh_pane(bk_column(self.angle_w, self.length_w)),
-                pn.Row(bokeh_pane(self.dk_w), bokeh_pane(self.scaled_w), bokeh_pane(self.reset_w)),
-                bokeh_pane(self.table),
+                pn.pane.Bokeh(b), pn.pane.Bokeh(sc), pn.pane.Bokeh(self.readout),
+                pn.pane.Bokeh(bk_column(self.angle_w, self.length_w)),
+                pn.Row(pn.pane.Bokeh(self.dk_w), pn.pane.Bokeh(self.scaled_w), pn.pane.Bokeh(self.reset_w)),
+                pn.pane.Bokeh(self.table),
             ),
         )
-        self._layout = pn.Column(self._layout, bokeh_pane(bk_column(self.a11y_toggle, self.a11y_view)))
+        self._layout = pn.Column(self._layout, pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)))
 
     # --- browser -> state ----------------------------------------------------------------
     def synced(self) -> list[tuple]:

@@ -253,7 +253,7 @@ def plate_floor(slug: str, url: str, patched: bool) -> Target:
     driven as the plate is (same names, its slider `n`); it has no taps."""
     t = ours(slug, url, DRIVERS[slug], False)
     t.key = f"{slug}.floor" + ("_patched" if patched else "")
-    t.label = f"{slug}'s figures in Bokeh alone" + (", live.js's patches on" if patched else "") + " (floor)"
+    t.label = f"{slug}'s figures in Bokeh alone" + (", the workarounds on" if patched else "") + " (floor)"
     t.clicks = None
     t.note = "no taps, no server; every n's data worked out beforehand"
     return t

@@ -157,7 +157,7 @@ def idle_cpu_rate(pid: int | None, seconds: float = 1.5, settle_s: float = 6.0) 
     """ms of CPU per second the server spends with nothing asked of it. Taken once the server has
     been quiet for 0.5 s (at most `settle_s` of waiting), as the least of the rates over the
     half-second windows of `seconds`: a server of ours builds the next visitor's page after a page
-    has rendered (app/spare_pages.py), and a window that caught that build (0.1-0.6 s of CPU) took
+    has rendered (app/workarounds/spare_pages.py), and a window that caught that build (0.1-0.6 s of CPU) took
     it for idle and subtracted it from every press (masking's server CPU per key and per load read
     0.0 ms in two runs, with an idle of 200 ms/s)."""
     if not pid:

@@ -100,25 +100,19 @@ def build(drag: bool = False):
     return row(plot, column(angle, length, bars, text))
 
 
-LIVE_JS = Path(__file__).resolve().parents[1] / "app" / "static" / "live.js"
-# The patches our pages put on BokehJS (app/static/page.js's init), for floors "with live.js's
-# patches": BokehJS's cost for the same figures as we have cut it.
-PATCHES = ("quiet_styles", "local_layout", "axes_on_change", "coalesce_updates", "quick_text", "lazy_text_copies",
-           "lazy_copies", "quick_marker_masks", "quiet_slider_echo", "later_positions", "unset_css_values",
-           "hidden_figures_wait", "raw_moves", "axes_once", "paints_next_frame", "index_when_asked")
-
-
 def live_patches(doc: Document) -> None:
-    """live.js run, and its PATCHES put on BokehJS, once `doc` is ready in the page (then
-    `window.__ae_floor_patched` is true)."""
-    calls = "".join(f"A.{p}(doc);" for p in PATCHES)
-    doc.js_on_event("document_ready", CustomJS(code=LIVE_JS.read_text(encoding="utf-8") + (
-        f"\nconst A = globalThis.AELive, doc = Bokeh.documents[0]; {calls} window.__ae_floor_patched = true;")))
+    """The browser-side workarounds (app/workarounds/js/, as the pages carry them) installed on
+    BokehJS once `doc` is ready in the page (then `window.__ae_floor_patched` is true): BokehJS's
+    cost for the same figures as the workarounds cut it."""
+    from app.runtime.scripts import workarounds_js
+
+    doc.js_on_event("document_ready", CustomJS(code=workarounds_js() + (
+        "\nAEWorkarounds.install(Bokeh.documents[0]); window.__ae_floor_patched = true;")))
 
 
 def write(path: Path, drag: bool = False, patched: bool = False) -> Path:
-    """The floor's file at `path`; with `drag`, its query dragged; with `patched`, live.js's patches
-    on BokehJS."""
+    """The floor's file at `path`; with `drag`, its query dragged; with `patched`, the browser-side
+    workarounds on BokehJS."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     doc = Document()
@@ -126,7 +120,7 @@ def write(path: Path, drag: bool = False, patched: bool = False) -> Path:
     if patched:
         live_patches(doc)
     title = ("Bokeh-only lookup (the floor)" + (", its query dragged" if drag else "")
-             + (", with live.js's patches" if patched else ""))
+             + (", with the workarounds" if patched else ""))
     save(doc, filename=str(path), resources=INLINE, title=title)
     return bokeh_alone(path)
 
@@ -137,7 +131,7 @@ def bokeh_alone(path: Path) -> Path:
     next to the file, a failed request at every load."""
     html = path.read_text(encoding="utf-8")
     if "es-module-shims" in html or "panel.min.js" in html:
-        from app.bokeh_only import without_panel_scripts
+        from app.workarounds.exported_bokeh_only import without_panel_scripts
 
         path.write_text(without_panel_scripts(html), encoding="utf-8")
     return path

@@ -1,7 +1,7 @@
 """The heavy plates' FLOORS: each plate's shown figures in Bokeh alone, one static file.
 
     .venv/bin/python benchmarks/plate_floors.py masking OUT.html             # Bokeh alone
-    .venv/bin/python benchmarks/plate_floors.py masking --patched OUT.html   # with live.js's patches
+    .venv/bin/python benchmarks/plate_floors.py masking --patched OUT.html   # with the workarounds
 
 What BokehJS itself takes to redraw a plate's figures at a step of n, with nothing of ours in the
 way: the same figures (glyphs, sizes, fonts, colours) and a slider `n`, but no Panel, no
@@ -16,8 +16,8 @@ the paint of the figures.
   original order, the difference), built by the plate's own `heatmap` (its heatmaps.py), and its
   worked row; data from `app.plates.self_attention.data.frame_data` for the default shuffle.
 
-`--patched` adds app/static/live.js and, once the document is ready, the patches our pages put
-on BokehJS (PATCHES): BokehJS's cost for these figures as we have cut it, with none of the
+`--patched` adds the browser-side workarounds (app/workarounds/js/) and installs them once the
+document is ready: BokehJS's cost for these figures as we have cut it, with none of the
 plate's own work. `make bench` measures both beside each such plate (its driver's names and
 slider; a floor has no taps) and puts them in the plate's floor columns. They are references, not
 pages to beat: a step that takes either longer than a target puts that target below what BokehJS
@@ -43,7 +43,7 @@ from bokeh.transform import dodge  # noqa: E402
 from app.shared.theme import PALETTE, style_figure  # noqa: E402
 
 sys.path.insert(1, str(Path(__file__).resolve().parent))
-from floor_page import PATCHES, bokeh_alone, live_patches  # noqa: E402,F401 (PATCHES: the tests read it here)
+from floor_page import bokeh_alone, live_patches  # noqa: E402
 
 # The slider hands over n's precomputed data: every source, every factor range, the texts' font
 # size and the ranges' ends that depend on n, and the readout.
@@ -236,7 +236,7 @@ FLOORS = {"masking": masking, "self-attention": self_attention}
 
 def write(slug: str, path: Path, patched: bool = False) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    title = f"Floor: the {slug} plate's figures in Bokeh alone" + (", with live.js's patches" if patched else "")
+    title = f"Floor: the {slug} plate's figures in Bokeh alone" + (", with the workarounds" if patched else "")
     path.write_text(file_html(FLOORS[slug](patched), resources=INLINE, title=title), encoding="utf-8")
     return bokeh_alone(path)  # the plates import Panel, which adds its scripts to every Bokeh page
 

@@ -1,6 +1,6 @@
 """The performance suite: `make bench` (ours + the plain-Panel baseline) and `make bench-peers` (+ Streamlit, Voila).
 
-For every registered plate (app.registry.slugs()), served (`python -m app serve`) and exported
+For every registered plate (app.plates.registry.slugs()), served (`python -m app serve`) and exported
 (`python -m app export`, opened from disk), in headless Chromium:
 
 - drag: pointer move -> bars and numbers updated (median, p95 over >= 100 moves, one at a time);
@@ -697,7 +697,7 @@ def run(a: argparse.Namespace) -> dict:
                         result["floor"]["hand"] = got.get("hand", got)
                         result["floor"]["drag_page_errors"] = got.get("page_errors", [])
                     # The heavy plates' own floors: their shown figures in Bokeh alone, and with
-                    # live.js's patches (benchmarks/plate_floors.py), beside their exported pages.
+                    # the browser-side workarounds (benchmarks/plate_floors.py), beside their exported pages.
                     import plate_floors
 
                     for s in ([] if "exported" in a.skip else [s for s in slugs if s in plate_floors.FLOORS]):
@@ -828,7 +828,7 @@ def baseline_value(base: dict, path):
 
 def floors_of(p: dict, floor: dict | None) -> tuple[dict | None, dict | None]:
     """The floor column of a plate's rows: its own floor page when it has one (benchmarks/plate_floors.py), else the
-    minimal app's; and its floor with live.js's patches, if measured."""
+    minimal app's; and its floor with the workarounds, if measured."""
     own = p.get("floor")
     return (own if isinstance(own, dict) else floor), p.get("floor_patched")
 
@@ -843,7 +843,7 @@ def table(res: dict) -> str:
         pfloor, patched = floors_of(p, floor)
         head = ["metric", "ours served", "× baseline", "ours exported", "× baseline", "baseline (Panel)"]
         head += ["floor (Bokeh only)"] if pfloor else []
-        head += ["floor with live.js's patches"] if patched else []
+        head += ["floor with the workarounds"] if patched else []
         head += [peers[k].get("label", k) for k in peers]
         if peers:
             head += ["× best peer (served)", "× best peer (exported)"]
@@ -887,7 +887,7 @@ def table(res: dict) -> str:
                     "plot of the keys beside it, the query dragged (floor_page.py --drag)." if floor else "")
                  + (" For " + " and ".join(s for s, p in res["plates"].items() if p.get("floor")) + " the floor is the "
                     "plate's own: its shown figures in Bokeh alone, every n's data worked out beforehand "
-                    "(benchmarks/plate_floors.py), without and with live.js's patches on BokehJS."
+                    "(benchmarks/plate_floors.py), without and with the browser-side workarounds on BokehJS."
                     if any(p.get("floor") for p in res["plates"].values()) else ""))
     loads = []
     for slug, p in res["plates"].items():
@@ -949,7 +949,7 @@ def summary_table(res: dict) -> str:
                 pfloor, patched = floors_of(p, floor)
                 fc = fmt(cell(pfloor, path, unit, "floor"), unit)
                 if patched and isinstance(get(patched, *path), (int, float)):
-                    fc += f" (its figures; {fmt(get(patched, *path), unit)} with live.js's patches)"
+                    fc += f" (its figures; {fmt(get(patched, *path), unit)} with the browser-side workarounds)"
                 row.append(fc)
             if peers:
                 pv = {k: get(peers[k], *path) for k in peers}

@@ -5,7 +5,7 @@
 // - describe(plot, text): the plot's text alternative (role="img" and a label on its canvas);
 // - tables(a): the table view of every chart's current numbers, shown by the plate's toggle;
 // - arrow(ev): what an arrow key asks for (Shift: a larger step).
-// Loaded with mirror.js and page.js into every page (app/jsassets.py).
+// Loaded with mirror.js and page.js into every page (app/runtime/scripts.py).
 var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (function () {
   "use strict";
   var CSS = ".ae-kb{position:absolute;left:0;top:0;width:0;height:0;pointer-events:none;z-index:5}" +

@@ -37,14 +37,14 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
   }
 
   // --- reading a link without Python (an exported page) -------------------------------------
-  // PlateState.apply_url's rules (app/state.py), for exported pages: `spec` is the state's
+  // PlateState.apply_url's rules (app/shared/state.py), for exported pages: `spec` is the state's
   // url_spec(); a field of type "custom" is parsed by custom[name](text), which returns the
   // value or throws an Error whose message is the reason. The first of repeated settings
   // counts, as on a served page. Returns {values, notices}; the glue applies the values.
-  var NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.state.NUMBER
+  var NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.shared.state.NUMBER
   var NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 
-  function short_text(text, n) {  // app.state._short
+  function short_text(text, n) {  // app.shared.state._short
     n = n || 24;
     var chars = Array.from(String(text)).map(function (ch) { return ch !== " " && NOT_PRINTABLE.test(ch) ? "?" : ch; });
     return chars.length <= n ? chars.join("") : chars.slice(0, n - 1).join("") + "\u2026";
@@ -99,10 +99,10 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
     return {values: values, notices: notices};
   }
 
-  // app.state.page_param_notices: a page setting with a value this page will not act on.
+  // app.shared.state.page_param_notices: a page setting with a value this page will not act on.
   var PAGE_CHOICES = { embed: ["0", "1"], present: ["0", "1"], theme: ["light", "dark"] };
   var CONTROL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,39}$/;
-  // `hideable`: the names ?hide= can use on this page (app.page.hideable_names), if known.
+  // `hideable`: the names ?hide= can use on this page (app.delivery.page.hideable_names), if known.
   function page_notices(params, hideable) {
     var notices = [], seen = {};
     params.forEach(function (text, name) {

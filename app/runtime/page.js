@@ -3,7 +3,7 @@
 //   one: scaling it with CSS would put Bokeh's pointer coordinates off by the scale);
 // - ?hide=a,b hides the named controls (a lesson can fix some settings);
 // - ?theme=dark and ?present=1 (large type for a projector) restyle the page and its Bokeh models
-//   in the browser, from the values app/theme.py passes in `opts.theme`;
+//   in the browser, from the values app/shared/theme.py passes in `opts.theme`;
 // - in an exported page (no Python), the plate's own glue applies its URL fields
 //   (the served page already did that in Python) and its notices are shown.
 var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (function () {
@@ -109,7 +109,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
 
   // A light page's colour in dark mode: the theme's partner if it names one (page colours and
   // the Okabe-Ito roles), else papers and inks swap lightness and mid tones (data) stay.
-  // app/theme.py's dark_partner is the same rule (tests check the pairs it gives).
+  // app/shared/theme.py's dark_partner is the same rule (tests check the pairs it gives).
   function to_dark(colour, map) {
     var c = hex6(colour);
     if (Object.prototype.hasOwnProperty.call(map, c)) return map[c];
@@ -484,7 +484,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     if (p.get("embed") === "1" && p.get("fit") !== "0" && typeof requestAnimationFrame === "function") fit_to_frame(doc, opts);
   }
 
-  // A small visible table as plain HTML (app/html_table.py's table_html writes the same string):
+  // A small visible table as plain HTML (app/shared/html_table.py's table_html writes the same string):
   // columns are [title, kind], kind "row" (the row's header), "num" or "text"; rows hold the
   // cells already formatted by the plate.
   var TABLE_KINDS = ["row", "num", "text"];

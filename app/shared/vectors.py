@@ -1,5 +1,5 @@
 """Drawing a query and its keys as arrows from the origin, the same on every plate that has them:
-keys blue ● with their names, the query vermillion ◆ labelled q (see app/theme.py)."""
+keys blue ● with their names, the query vermillion ◆ labelled q (see app/shared/theme.py)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ soft lookup: the query at 40° with length 1.5 gives k2 55.1 % and the output 16
 (benchmarks/floor_page.py) starts from attention_core's numbers for it, its drag version drags the
 query, the table's floor column takes the drag rows from it, and Bokeh's server serves it.
 The heavy plates' floors (benchmarks/plate_floors.py) hand over attention_core's numbers for every
-n, their patched builds put live.js's patches on, every floor file loads BokehJS alone, and the
+n, their patched builds install the browser-side workarounds, every floor file loads BokehJS alone, and the
 bench table shows a plate's own floors in its floor columns."""
 
 from __future__ import annotations
@@ -153,12 +153,14 @@ def test_the_self_attention_floor_holds_attention_cores_weights_and_outputs_for_
 
 
 @pytest.mark.parametrize("slug", sorted(plate_floors.FLOORS))
-def test_a_patched_floor_puts_live_js_patches_on_once_ready(slug):
+def test_a_patched_floor_installs_the_workarounds_once_ready(slug):
+    from app.workarounds import JS
+
     plain, patched = plate_floors.FLOORS[slug](), plate_floors.FLOORS[slug](patched=True)
     assert not plain.callbacks._js_event_callbacks
     (cb,) = patched.callbacks._js_event_callbacks["document_ready"]
-    assert "var AELive" in cb.code and all(f"A.{p}(doc);" in cb.code for p in plate_floors.PATCHES)
-    assert all(f"{p}: {p}" in cb.code for p in plate_floors.PATCHES)  # each is one of AELive's
+    assert "AEWorkarounds.install(Bokeh.documents[0])" in cb.code
+    assert all(f'W.define("{name}"' in cb.code for name in JS), JS
 
 
 def test_the_masking_rows_floor_column_is_the_plates_own_floor():
@@ -174,7 +176,7 @@ def test_the_masking_rows_floor_column_is_the_plates_own_floor():
            "floor": lookup_floor, "baseline": {}, "versions": {}}
     text = run.table(res)
     masking, lookup = text.split("### lookup")
-    assert "floor with live.js's patches" in masking and "floor with live.js's patches" not in lookup
+    assert "floor with the workarounds" in masking and "floor with the workarounds" not in lookup
     slider = next(line for line in masking.splitlines() if line.startswith("| slider: arrow key → bars & numbers, median"))
     assert "| 61.0 ms | 29.0 ms |" in slider
     assert "8.7 ms" in next(line for line in lookup.splitlines() if line.startswith("| slider: arrow key → bars & numbers, median"))

@@ -1,5 +1,5 @@
 """benchmarks/load.py for the tests of the served app: its `Server` runs the real `serve` command
-on a free loopback port (tests/app/conftest.py's `app_server` holds one per test module)."""
+on a free loopback port (tests/conftest.py's `app_server` holds one per test module)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The offline export: one self-contained HTML file per plate, and the command line that writes it.
 
 The file must work from disk with no network: BokehJS inline (Panel's JavaScript is left out,
-tests/app/test_bokeh_only.py), no stylesheet or script fetched from a CDN, and the plate's named
+tests/workarounds/test_exported_bokeh_only.py), no stylesheet or script fetched from a CDN, and the plate's named
 models and live-path code (mirror.js, lookup.js) inside the embedded document.
 """
 

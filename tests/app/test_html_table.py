@@ -1,4 +1,4 @@
-"""app/html_table.py: the visible tables' HTML, and page.js's AEPage.table_html writing the same."""
+"""app/shared/html_table.py: the visible tables' HTML, and page.js's AEPage.table_html writing the same."""
 
 from __future__ import annotations
 

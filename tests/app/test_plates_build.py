@@ -119,7 +119,7 @@ def test_plate_page_builds_with_contract_models(slug):
 @pytest.mark.parametrize("args", [{}, {"<b>bad</b>": "1", "n": "999", "theme": "dark"}], ids=["plain", "odd-link"])
 @pytest.mark.parametrize("slug", [None, *SLUGS])
 def test_every_served_document_passes_bokehs_checks(slug, args, monkeypatch):
-    """The server does not validate each session's document (app/server.py: Bokeh's
+    """The server does not validate each session's document (app/delivery/server.py: Bokeh's
     perform_document_validation is off there, 34-74 ms per session); every page is checked
     here instead, as a session builds it (Bokeh's models in place of Panel's included), plain
     and from an odd link."""

@@ -1,7 +1,7 @@
 """WCAG AA contrast of the theme's colours, light and dark (presentation mode uses the same colours).
 
 Text needs 4.5:1 against its background, large text and graphics (the Okabe–Ito marks) 3:1.
-Dark mode is applied in the browser by page.js's `to_dark`; app.theme.dark_partner states the
+Dark mode is applied in the browser by page.js's `to_dark`; app.shared.theme.dark_partner states the
 same rule in Python, and node checks here that the two agree colour for colour.
 """
 

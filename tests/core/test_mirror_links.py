@@ -92,7 +92,7 @@ PAGE_VALUES = ["dark", "light", "0", "1", "Dark", " dark", "yes", "true", "angle
 
 def test_page_settings_are_read_alike_served_and_exported():
     """theme, present, embed and hide are read by page.js on every page; a value it will not act
-    on earns the same notice from app.state.page_param_notices (served) and AELink.page_notices
+    on earns the same notice from app.shared.state.page_param_notices (served) and AELink.page_notices
     (exported), word for word."""
     from app.shared.state import page_param_notices
 

@@ -1,4 +1,4 @@
-"""BokehJS goes out gzipped from a served instance (app/compressed_static.py), byte for byte the
+"""BokehJS goes out gzipped from a served instance (app/workarounds/compressed_static.py), byte for byte the
 file on disk once decompressed; browsers that do not ask for gzip, range requests and
 revalidations get what Bokeh sent before."""
 

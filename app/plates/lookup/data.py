@@ -25,7 +25,7 @@ def readout_html(output: float, hard: float, hard_key: int) -> str:
     )
 
 
-# The table under the bars (app/html_table.py): rewritten a few times a second during a gesture by
+# The table under the bars (app/shared/html_table.py): rewritten a few times a second during a gesture by
 # lookup.js's refresh_table. (title, column of the weights source, decimals): the bars' own numbers.
 TABLE_LABEL = "Scores and weights of the five keys"
 TABLE_COLUMNS = (("value", "value", 0), ("raw score", "score", 3), ("into softmax", "scaled", 3),

@@ -421,7 +421,7 @@ def test_apply_url_in_the_exported_page_follows_the_python_rules():
         s = MultiHeadState(d_model=d, h=h, n=n)
         args = {}
         for k, v in parse_qsl(c["query"], keep_blank_values=True):
-            args.setdefault(k, v)  # the first of a repeated setting, as app.page.session_args
+            args.setdefault(k, v)  # the first of a repeated setting, as app.delivery.page.session_args
         notices = s.apply_url(args)
         assert res["notices"] == notices, (c, res["notices"], notices)
         assert res["setting"]["d_model"] == [s.d_model] and res["setting"]["h"] == [s.h] and res["setting"]["n"] == [s.n], (

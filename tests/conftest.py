@@ -26,7 +26,7 @@ for _folder in (TESTS / "browser", TESTS / "app", TESTS / "core"):
 from fixtures import *  # noqa: E402,F401,F403
 from fixtures import pytest_configure as browser_markers  # noqa: E402
 
-LONG_FIRST = ("test_axe.py", "test_visual.py", "test_state_properties.py", "test_hostile_links.py",
+LONG_FIRST = ("test_axe.py", "test_visual.py", "test_state_properties.py", "test_hostile_links_browser.py",
               "test_load_short.py", "test_figure_command.py")
 FUNCTIONAL = ("test_keyboard_plates.py", "test_numbers_on_page.py")
 

@@ -160,6 +160,22 @@ class PlateState(param.Parameterized):
         return f"{value:.6g}" if isinstance(value, float) else str(value)
 
 
+def whole_number(value, label: str, lo: int, hi: int) -> int:
+    """A widget's number as a whole number in [lo, hi]; ValueError with the message the page shows
+    otherwise. A box the student typed in (a Spinner) or a value a page sent may be anything: empty
+    (None), a fraction, NaN, out of range; the plate refuses it with these words and keeps the last
+    good state (self_attention.js's settings() writes the same words)."""
+    if value is None or isinstance(value, bool):
+        raise ValueError(f"{label}: type a whole number from {lo} to {hi}; the plate keeps what it shows.")
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{label}: type a whole number from {lo} to {hi}; the plate keeps what it shows.") from None
+    if not math.isfinite(x) or x != round(x) or not lo <= x <= hi:
+        raise ValueError(f"{label}: {value!r} is not a whole number from {lo} to {hi}; the plate keeps what it shows.")
+    return int(x)
+
+
 def page_param_notices(args: Mapping[str, str], hideable: Collection[str] | None = None) -> list[str]:
     """A notice for each page setting whose value page.js will not act on (theme=blue, embed=yes,
     hide=<b>, or with `hideable`, the names ?hide= can use on this page: a name not among them):

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import colorsys
 
+from app.shared.colours import rgb
+
 PALETTE = {
     "query": "#D55E00",  # vermillion
     "keys": "#0072B2",  # blue
@@ -153,7 +155,7 @@ PRESENT_ROW_CSS = ":host { flex-wrap: wrap !important; row-gap: 8px; }"
 
 
 def _hls(hex_colour: str) -> tuple[float, float, float]:
-    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    r, g, b = (c / 255 for c in rgb(hex_colour))
     return colorsys.rgb_to_hls(r, g, b)
 
 

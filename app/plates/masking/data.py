@@ -8,13 +8,13 @@ import numpy as np
 
 import attention_core as ac
 from app.plates.masking.cells import (
-    ALLOWED_FILL, DIVERGE_NEG, DIVERGE_POS, EMPTY_FILL, MASKED_FILL, MINUS, NEG_INF, OUT_NEG, OUT_POS, diverging,
-    ink_for, mix, signed,
+    ALLOWED_FILL, DIVERGE_NEG, DIVERGE_POS, EMPTY_FILL, MASKED_FILL, NEG_INF, OUT_NEG, OUT_POS, ink_for, shade,
+    signed, signed_shade,
 )
 from app.plates.masking.demo import demo_data, demo_table_html
 from app.plates.masking.state import MaskingState
 from app.shared import html_table
-from app.shared.formatting import fix
+from app.shared.formatting import MINUS, fix
 from app.shared.theme import PALETTE
 
 TOL = 1e-12  # how close a row sum must be to 1 (or 0) for the page's check
@@ -103,7 +103,7 @@ def view_data(state: MaskingState, st: ac.MaskingSteps | None = None) -> dict:
                           "tip": f"{pair}: " + ("allowed, M = 0<br>tap to block it" if ok else
                                                 f"blocked, M = {NEG_INF}<br>tap to allow it")})
         s = float(st.scaled[i, j])
-        fill = diverging(s, top_s, DIVERGE_NEG, DIVERGE_POS) if ok else MASKED_FILL
+        fill = signed_shade(s, top_s, DIVERGE_NEG, DIVERGE_POS) if ok else MASKED_FILL
         score_rows.append({**base(i, j), "value": float(st.shown[i, j]), "text": signed(s, 2) if ok else NEG_INF,
                            "fill": fill, "ink": ink_for(fill),
                            "tip": f"{pair}: q·k / √4 = {signed(s, 3)}<br>" + (
@@ -111,7 +111,7 @@ def view_data(state: MaskingState, st: ac.MaskingSteps | None = None) -> dict:
                                f"+ M = {NEG_INF} → the softmax sees {NEG_INF}, and exp({NEG_INF}) = 0")})
         wv = float(st.weights[i, j])
         if ok:
-            fill = mix(PALETTE["weights"], wv)
+            fill = shade(PALETTE["weights"], wv)
             tip = (f"{pair}: exp({signed(s, 3)} {MINUS} row max) = {fix(float(st.exp[i, j]), 4)}<br>"
                    f"÷ row total {fix(float(st.exp_total[i]), 4)} = weight {fix(wv, 4)}")
             text = fix(wv, 2)
@@ -123,7 +123,7 @@ def view_data(state: MaskingState, st: ac.MaskingSteps | None = None) -> dict:
             tip = f"{pair}: row {i + 1} may attend to nothing<br>weight 0, not 0/0"
         weight_rows.append({**base(i, j), "value": wv, "text": text, "fill": fill, "ink": ink_for(fill), "tip": tip})
         cv, fv = float(st.contrast_weights[i, j]), float(st.full[i, j])
-        fill = mix(PALETTE["weights"], cv) if ok else EMPTY_FILL
+        fill = shade(PALETTE["weights"], cv) if ok else EMPTY_FILL
         cw_rows.append({**base(i, j), "value": cv, "text": fix(cv, 2) if ok else "0", "fill": fill,
                         "ink": ink_for(fill),
                         "tip": f"{pair}: softmax over all {n} keys = {fix(fv, 4)}<br>× mask {1 if ok else 0} = "
@@ -133,7 +133,7 @@ def view_data(state: MaskingState, st: ac.MaskingSteps | None = None) -> dict:
         rows = []
         for i in range(n):
             v = float(values[i])
-            fill = EMPTY_FILL if empty[i] else mix(PALETTE["weights"], v)
+            fill = EMPTY_FILL if empty[i] else shade(PALETTE["weights"], v)
             rows.append({"i": i, "x": "Σ", "y": qname(i), "sum": v, "text": "0" if v == 0 else fix(v, 3),
                          "fill": fill, "ink": ink_for(fill),
                          "tip": f"Σ of row {i + 1} = {fix(v, 6)}"})
@@ -144,7 +144,7 @@ def view_data(state: MaskingState, st: ac.MaskingSteps | None = None) -> dict:
         for i in range(n):
             for c in range(V.shape[1]):
                 v = float(values[i, c])
-                fill = diverging(v, top_o, OUT_NEG, OUT_POS)
+                fill = signed_shade(v, top_o, OUT_NEG, OUT_POS)
                 rows.append({"i": i, "c": c, "x": str(c + 1), "y": qname(i), "value": v,
                              "text": "0" if v == 0 else signed(v, 2),
                              "fill": fill, "ink": ink_for(fill),

@@ -27,6 +27,7 @@ from app.plates.masking.data import SOURCES, factors, font_for, texts, view_data
 from app.plates.masking.demo import demo_intro_html
 from app.plates.masking.state import D_MODEL, KINDS, N_MAX, N_MIN, RECIPES, MaskingState, fit_cells
 from app.shared import a11y, html_table
+from app.shared.heatmap import cells, heatmap_figure
 from app.shared.mathml import formula
 from app.shared.text import plate_text
 from app.shared.theme import PALETTE, style_figure
@@ -81,28 +82,18 @@ class MaskingPlate(PlateViewer):
         self.texts = []
         H = 290
 
-        def heat(name, title, width, x_range, source, sums=None, hover=True):
-            f = figure(name=name, title=title, width=width, height=H, x_range=x_range, y_range=self.y_range,
-                       tools="", toolbar_location=None, x_axis_location="above", min_border_left=34,
-                       min_border_right=6, min_border_bottom=BORDER_BOTTOM)
-            style_figure(f)
-            f.title.text_font_size = "11pt"
-            f.grid.visible = False
-            f.axis.axis_line_color = None
-            f.axis.major_tick_line_color = None
-            r = f.rect("x", "y", 0.96, 0.96, source=source, fill_color="fill", line_color=None)
-            t = f.text("x", "y", text="text", source=source, text_color="ink", text_align="center",
-                       text_baseline="middle", text_font_size=font_for(n))
+        def heat(name, title, width, x_range, source, sums=None):
+            f = heatmap_figure(name, x_range, self.y_range, title, width=width, height=H, x_axis_location="above",
+                               min_border_left=34, min_border_right=6, min_border_bottom=BORDER_BOTTOM)
+            r, t = cells(f, source, "fill", text_color="ink", font_size=font_for(n))
             self.texts.append(t.glyph)
             rs = []
             if sums is not None:
-                rs.append(f.rect("x", "y", 0.96, 0.96, source=sums, fill_color="fill", line_color=PALETTE["ink"],
-                                 line_width=1.2))
-                t2 = f.text("x", "y", text="text", source=sums, text_color="ink", text_align="center",
-                            text_baseline="middle", text_font_size=font_for(n), text_font_style="bold")
+                r2, t2 = cells(f, sums, "fill", text_color="ink", font_size=font_for(n), font_style="bold",
+                               line_color=PALETTE["ink"], line_width=1.2)
+                rs.append(r2)
                 self.texts.append(t2.glyph)
-            if hover:
-                f.add_tools(HoverTool(renderers=[r, *rs], tooltips="<div style='max-width:300px'>@tip{safe}</div>"))
+            f.add_tools(HoverTool(renderers=[r, *rs], tooltips="<div style='max-width:300px'>@tip{safe}</div>"))
             return f
 
         self.mask_plot = heat("mask_plot", "Mask M · tap to flip", 236, self.x_keys, self.mask_src)

@@ -28,9 +28,10 @@ attention_core's numbers from Python (the authority).
 The package: state.py (MultiHeadState, its URL fields, the choices and the rule that h divides
 d_model), data.py (what the page shows, from attention_core: the sources, the texts, the tables
 and the recipes handed to the browser), layout.py (where the head maps go, the figures' sizes),
-colours.py (the colour ramps), fixed_html.py (the formulas, the fixed notes and their styles),
-view.py (MultiHeadPlate: the Bokeh models and the sync), multi_head.js (the same numbers in the
-browser at every change, with mirror.js), text.md (the words).
+fixed_html.py (the formulas, the fixed notes and their styles), view.py (MultiHeadPlate: the Bokeh
+models, the heat maps drawn with app/shared/heatmap.py and their colour ramps, and the sync),
+multi_head.js (the same numbers in the browser at every change, with mirror.js), text.md (the
+words).
 
 Named models (Bokeh.documents[0].get_model_by_name(NAME)):
   sources  "head_weights" (head, i, j, value, text, x, y, score, scaled, tip): every head's

@@ -12,7 +12,7 @@ import attention_core as ac
 from app.plates.multi_head.layout import head_origin
 from app.plates.multi_head.state import MAP_WIDTHS, N_MAX, PAPER, SEED, MultiHeadState, map_width
 from app.shared import html_table
-from app.shared.formatting import fix
+from app.shared.formatting import fix, paren
 
 
 # --- text, written the same way by multi_head.js -------------------------------------------
@@ -31,15 +31,9 @@ def root_text(d_k: int) -> str:
     return f"√{d_k} = {num(math.sqrt(d_k))}"
 
 
-def signed(x: float, digits: int = 2) -> str:
-    """A factor in a sum: negatives in brackets, '(-0.53)'."""
-    s = fix(x, digits)
-    return f"({s})" if s.startswith("-") else s
-
-
 def sum_text(a, b) -> str:
-    """'a1×b1 + a2×b2 + …', four products to a line."""
-    terms = [f"{signed(x)}×{signed(y)}" for x, y in zip(a, b)]
+    """'a1×b1 + a2×b2 + …', four products to a line, negative factors in brackets."""
+    terms = [f"{paren(fix(x, 2))}×{paren(fix(y, 2))}" for x, y in zip(a, b)]
     lines = [" + ".join(terms[k:k + 4]) for k in range(0, len(terms), 4)]
     return "\n+ ".join(lines)
 

@@ -9,7 +9,6 @@ from bokeh.models import (
     ColumnDataSource,
     Div,
     GridBox,
-    HoverTool,
     InlineStyleSheet,
     LinearColorMapper,
     RadioButtonGroup,
@@ -17,9 +16,7 @@ from bokeh.models import (
     Select,
     Slider,
 )
-from bokeh.plotting import figure
 
-from app.plates.multi_head.colours import SIGNED_PALETTE, WEIGHT_PALETTE
 from app.plates.multi_head.data import (
     colour_limits, divisors_table_html, numbers, params_table_html, recipes, sources, texts,
 )
@@ -41,14 +38,18 @@ from app.plates.multi_head.state import (
     D_CHOICES, H_CHOICES, MAP_WIDTHS, N_MAX, N_MIN, MultiHeadState, SplitRefused, split_problem,
 )
 from app.shared import a11y, html_table
+from app.shared.colours import WHITE, ramp
+from app.shared.heatmap import cells, heatmap_figure
 from app.shared.mathml import CSS as MATH_CSS
 from app.shared.mathml import formula_html
 from app.shared.text import plate_text
-from app.shared.theme import PALETTE, style_figure
+from app.shared.theme import OKABE_ITO_MORE, PALETTE
 from app.shared.viewer import PlateViewer, push, set_if_changed
 
 TEXT = plate_text(__package__)
 MUTED = PALETTE["muted"]
+WEIGHT_PALETTE = ramp(WHITE, PALETTE["weights"], 128)  # white -> orange
+SIGNED_PALETTE = ramp(OKABE_ITO_MORE["sky"], WHITE, 64)[:-1] + ramp(WHITE, PALETTE["output"], 64)  # sky, white, purple
 # The named sources the view pushes, by attribute (data.sources's names).
 SOURCE_ATTRS = {"head_src": "head_weights", "head_titles": "head_titles", "head_ticks": "head_ticks",
                 "concat_src": "concat", "w_o_src": "w_o", "out_src": "mh_output", "concat_marks": "concat_marks",
@@ -57,17 +58,9 @@ SOURCE_ATTRS = {"head_src": "head_weights", "head_titles": "head_titles", "head_
 
 
 def _heat(name: str, title: str | None, x_range, y_range, frame_w: int, frame_h: int):
-    f = figure(name=name, title=title or "", x_range=x_range, y_range=y_range, frame_width=frame_w, frame_height=frame_h,
-               tools="", toolbar_location=None, min_border_left=6, min_border_right=6, min_border_top=4,
-               min_border_bottom=6)
-    style_figure(f)
-    if title:
-        f.title.text_font_size = "11pt"
-    else:
-        f.title = None
-    f.axis.visible = False
-    f.grid.visible = False
-    return f
+    """A heat map with no axes: its cells are placed in plain coordinates, their labels among them."""
+    return heatmap_figure(name, x_range, y_range, title, axes=False, frame_width=frame_w, frame_height=frame_h,
+                          min_border_left=6, min_border_right=6, min_border_top=4, min_border_bottom=6)
 
 
 class MultiHeadPlate(PlateViewer):
@@ -97,15 +90,12 @@ class MultiHeadPlate(PlateViewer):
         self.head_x, self.head_y = Range1d(*place["ranges"]["head_x"]), Range1d(*place["ranges"]["head_y"])
         hf = _heat("head_maps", None, self.head_x, self.head_y, *place["frames"]["head_fig"])
         wmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0.0, high=1.0)
-        cells = hf.rect("x", "y", width=0.96, height=0.96, source=self.head_src, line_color="white",
-                        fill_color={"field": "value", "transform": wmap})
-        hf.text("x", "y", text="text", source=self.head_src, text_align="center", text_baseline="middle",
-                text_font_size="8pt", text_color=PALETTE["ink"])
+        cells(hf, self.head_src, {"field": "value", "transform": wmap}, font_size="8pt", line_color="white",
+              tooltip=tip)
         hf.text("x", "y", text="text", source=self.head_titles, text_align="center", text_baseline="middle",
                 text_font_size="9pt", text_font_style="bold", text_color=PALETTE["weights"])
         hf.text("x", "y", text="text", source=self.head_ticks, text_align="center", text_baseline="middle",
                 text_font_size="8pt", text_color=MUTED)
-        hf.add_tools(HoverTool(renderers=[cells], tooltips=tip))
         self.head_fig = hf
 
         # concat @ W_O = output, laid out so output[i, c] sits where concat's row i meets W_O's column c.
@@ -123,13 +113,10 @@ class MultiHeadPlate(PlateViewer):
         ]:
             f = _heat(name, title, xr, yr, fw, hh)
             mapper = LinearColorMapper(palette=SIGNED_PALETTE, low=-1.0, high=1.0)
-            r = f.rect("x", "y", width=0.96, height=0.96, source=source, line_color="white",
-                       fill_color={"field": "value", "transform": mapper})
-            f.text("x", "y", text="text", source=source, text_align="center", text_baseline="middle",
-                   text_font_size="8pt", text_color=PALETTE["ink"])
+            cells(f, source, {"field": "value", "transform": mapper}, font_size="8pt", line_color="white",
+                  tooltip=tip)
             f.text("x", "y", text="text", source=marks, text_align="center", text_baseline="middle",
                    text_font_size="8pt", text_color=MUTED)
-            f.add_tools(HoverTool(renderers=[r], tooltips=tip))
             self.signed_maps[key] = mapper
             figs[key] = f
         figs["concat"].segment("x0", "y0", "x1", "y1", source=self.concat_lines, line_color=PALETTE["ink"], line_width=2)

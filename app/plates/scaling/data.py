@@ -10,9 +10,10 @@ from functools import cache
 import numpy as np
 
 import attention_core as ac
-from app.plates.scaling.formatting import fix, short, trim, weight_text
+from app.plates.scaling.formatting import short, trim, weight_text
 from app.plates.scaling.formulas import formulas_html
 from app.plates.scaling.state import BASE, BINS, N_SAMPLES, WIDTHS, ScalingState, histogram_tables, sample_stds
+from app.shared.formatting import fix, true_minus
 
 CURVE_WIDTHS = [2.0 ** (k / 10) for k in range(101)]  # 1 .. 1024; k = 10 e gives 2^e exactly
 DENSITY_POINTS = 161
@@ -57,7 +58,7 @@ def entropy_data() -> dict:
 
 
 def case_name(scores) -> str:
-    return "softmax([" + ", ".join(f"{s:g}".replace("-", "−") for s in scores) + "])"
+    return "softmax([" + ", ".join(true_minus(f"{s:g}") for s in scores) + "])"
 
 
 def contrast_data() -> dict:

@@ -32,8 +32,11 @@ from bokeh.plotting import figure
 from app.plates.scaling.data import CONTRAST, ITEM_COLORS, ITEMS, annotations, case_name, live_sources, sources, texts
 from app.plates.scaling.formulas import FORMULAS_CSS
 from app.plates.scaling.state import BASE, ScalingState
-from app.plates.scaling.formatting import fix
 from app.shared import a11y
+from app.shared.colours import diverging
+from app.shared.formatting import fix
+from app.shared.heatmap import cells, heatmap_figure
+from app.shared.state import whole_number
 from app.shared.text import plate_text
 from app.shared.theme import PALETTE, style_figure
 from app.shared.viewer import PlateViewer, live_layer, push, set_if_changed
@@ -45,6 +48,9 @@ BAND = 3.0  # the ±3 band: where 99.7 % of unit-variance scores fall
 STD_LABEL_Y = 168  # screen px above the histogram frame's bottom
 JAC_LIMIT = 0.25  # a diagonal entry α(1 − α) is at most 1/4
 HIST_COLOR = "#8c9bab"
+# The Jacobian's colours: blue (negative) through white to orange (positive), light enough for
+# dark text on top; 21 of them, so 0 gets white.
+JAC_PALETTE = diverging(PALETTE["keys"], PALETTE["weights"], steps=10, strength=0.85, neg_strength=0.75, middle=True)
 
 READOUT_CSS = """
 .ae-readout { display: flex; flex-direction: column; gap: 2px; font-family: system-ui, sans-serif; }
@@ -52,16 +58,6 @@ READOUT_CSS = """
 .ae-big b { color: #000; background: #fff3d6; padding: 0 3px; border-radius: 3px; }
 .ae-sub { color: #57606a; font-size: 14px; }
 """
-
-
-def _diverging(n: int = 21) -> list[str]:
-    """Blue (negative) through white to orange (positive), light enough for dark text on top."""
-    def mix(hex_color: str, t: float) -> str:
-        c = [int(hex_color[k:k + 2], 16) for k in (1, 3, 5)]
-        return "#" + "".join(f"{round(255 + (x - 255) * t):02x}" for x in c)
-    half = n // 2
-    return ([mix(PALETTE["keys"], 0.75 * (half - k) / half) for k in range(half)] + ["#ffffff"]
-            + [mix(PALETTE["weights"], 0.85 * (k + 1) / half) for k in range(half)])
 
 
 def _item_cmap():
@@ -151,13 +147,11 @@ class ScalingPlate(PlateViewer):
         self.flat_plot = f
 
         # (c1) The softmax Jacobian of the three weights, as a heat map.
-        jp = figure(name="jacobian_plot", width=300, height=300, x_range=FactorRange("s1", "s2", "s3"),
-                    y_range=FactorRange("α3", "α2", "α1"), tools="", toolbar_location=None,
-                    title="Jacobian ∂α_i / ∂s_j")
-        style_figure(jp)
-        mapper = LinearColorMapper(palette=_diverging(), low=-JAC_LIMIT, high=JAC_LIMIT)
-        jp.rect(x="j", y="i", width=0.96, height=0.96, source=self.jac_src,
-                fill_color={"field": "value", "transform": mapper}, line_color=PALETTE["grid"])
+        jp = heatmap_figure("jacobian_plot", FactorRange("s1", "s2", "s3"), FactorRange("α3", "α2", "α1"),
+                            "Jacobian ∂α_i / ∂s_j", title_size=None, width=300, height=300)
+        mapper = LinearColorMapper(palette=JAC_PALETTE, low=-JAC_LIMIT, high=JAC_LIMIT)
+        cells(jp, self.jac_src, {"field": "value", "transform": mapper}, text=None, x="j", y="i",
+              line_color=PALETTE["grid"])
         jp.add_layout(LabelSet(x="j", y="i", text="label", source=self.jac_src, text_align="center",
                                text_baseline="middle", text_font_size="11pt", text_color=PALETTE["ink"]))
         self.jac_max = Label(name="jacobian_max", x=4, y=4, x_units="screen", y_units="screen", text="",
@@ -169,9 +163,6 @@ class ScalingPlate(PlateViewer):
         live_layer(jp, self.jac_src)
         self.jac_max.level = "overlay"
         jp.xaxis.axis_label = "score s_j"
-        jp.grid.visible = False
-        jp.axis.axis_line_color = None
-        jp.axis.major_tick_line_color = None
         self.jac_plot = jp
 
         # (c2) The row entropy against the width, with log M (uniform) for reference.
@@ -305,10 +296,8 @@ class ScalingPlate(PlateViewer):
         return [(self.dk_w, "value"), (self.scaled_w, "active")]
 
     def read_page(self, changed: set) -> dict:
-        e = float(self.dk_w.value)
-        if not math.isfinite(e) or e != round(e) or not 0 <= e <= 10:
-            raise ValueError(f"log2 d_k must be an integer from 0 to 10, got {e}")
-        return {"d_k": 2 ** int(e), "scaled": 0 in (self.scaled_w.active or [])}
+        e = whole_number(self.dk_w.value, "log2 d_k", 0, 10)
+        return {"d_k": 2 ** e, "scaled": 0 in (self.scaled_w.active or [])}
 
     # --- state -> view -------------------------------------------------------------------
     def _render(self, force: bool = False) -> None:

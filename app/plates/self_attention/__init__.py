@@ -24,9 +24,10 @@ Python computes these once and hands them to the browser as data.
 
 The package: state.py (SelfAttentionState, its URL fields, the seed's numbers and `compute`, every
 number of one state from attention_core), data.py (what the page shows: the sources, axes and
-texts, and the data the glue is handed), heatmaps.py (the heat maps' figure and colour ramps),
-view.py (SelfAttentionPlate: the Bokeh models and the sync), self_attention.js (the same numbers
-in the browser at every change, with mirror.js), text.md (the words).
+texts, and the data the glue is handed), view.py (SelfAttentionPlate: the Bokeh models, the heat
+maps drawn with app/shared/heatmap.py and coloured by app/shared/colours.py, and the sync),
+self_attention.js (the same numbers in the browser at every change, with mirror.js), text.md (the
+words).
 
 Named models (tests and outside checks read them with Bokeh.documents[0].get_model_by_name):
   sources  "tokens" (i, c, value, text: the input rows fed in, X[perm] (+ PE)), "scores" (i, j,

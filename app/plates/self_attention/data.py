@@ -13,7 +13,7 @@ import attention_core as ac
 from app.plates.self_attention.state import (
     D, LETTERS, MAX_SHUFFLE, N_MAX, N_MIN, PERMS, WK, WQ, WV, X_ALL, Y_ALL, Y_LETTERS, Frame, SelfAttentionState,
 )
-from app.shared.formatting import fix
+from app.shared.formatting import fix, paren, sci
 
 ENTRIES = [str(c) for c in range(D)]
 SUM_FACTOR = "Σ"
@@ -22,12 +22,6 @@ SOURCES = ("tokens", "scores", "weights", "row_sums", "output", "original_output
 
 
 # --- how the numbers are written (self_attention.js writes them the same way) ---------------
-def sci(x: float, digits: int = 1) -> str:
-    """x in scientific notation as JavaScript's toExponential writes it, with no '+': 4.4e-16, 2.4e0."""
-    mant, exp = f"{x:.{digits}e}".split("e")
-    return f"{mant}e{int(exp)}"
-
-
 TINY = 1e-12  # differences below this are float rounding, which NumPy and the browser round differently
 
 
@@ -35,21 +29,17 @@ def show_diff(x: float) -> str:
     """A difference: three decimals, scientific notation below 0.001, and "< 1e-12" for rounding noise."""
     if x < TINY:
         return "< 1e-12"
-    return fix(x, 3) if x >= 0.001 else sci(x, 1)
+    return fix(x, 3) if x >= 0.001 else sci(x, 1, plus=False)
 
 
 def show_exp(x: float) -> str:
     """An exponential on hover: three decimals, or scientific notation from 100000 up."""
-    return fix(x, 3) if x < 1e5 else sci(x, 3)
+    return fix(x, 3) if x < 1e5 else sci(x, 3, plus=False)
 
 
 def diff_clause(x: float) -> str:
     """'= 2.366', or '< 1e-12 (float rounding only)' when the difference is rounding noise."""
     return "< 1e-12 (float rounding only)" if x < TINY else "= " + show_diff(x)
-
-
-def paren(s: str) -> str:
-    return f"({s})" if s.startswith("-") else s
 
 
 # --- names and texts -------------------------------------------------------------------------

@@ -3,7 +3,6 @@ it draws from, and every number it shows for one state (`compute`, with attentio
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,20 +67,6 @@ class SelfAttentionState(PlateState):
 
     def frame(self) -> Frame:
         return compute(self.n, self.shuffle, self.positions, self.cross)
-
-
-def whole_number(value, label: str, lo: int, hi: int) -> int:
-    """A widget's number as a whole number in [lo, hi]; ValueError with the message the page shows
-    otherwise (self_attention.js's settings() writes the same words)."""
-    if value is None or isinstance(value, bool):
-        raise ValueError(f"{label}: type a whole number from {lo} to {hi}; the plate keeps what it shows.")
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{label}: type a whole number from {lo} to {hi}; the plate keeps what it shows.") from None
-    if not math.isfinite(x) or x != round(x) or not lo <= x <= hi:
-        raise ValueError(f"{label}: {value!r} is not a whole number from {lo} to {hi}; the plate keeps what it shows.")
-    return int(x)
 
 
 # --- every number of one state -------------------------------------------------------------

@@ -17,20 +17,25 @@ from bokeh.models import (
     Slider,
     Spinner,
 )
-from bokeh.plotting import figure
 
 from app.plates.self_attention.data import (
     ENTRIES, SOURCES, glue_data, shown, worked_example, worked_html, worked_sources,
 )
-from app.plates.self_attention.heatmaps import RANGES, diverging, heatmap, sequential
-from app.plates.self_attention.state import MAX_SHUFFLE, N_MAX, N_MIN, SelfAttentionState, whole_number
+from app.plates.self_attention.state import MAX_SHUFFLE, N_MAX, N_MIN, SelfAttentionState
 from app.shared import a11y
+from app.shared.colours import diverging, sequential
+from app.shared.heatmap import cells, heatmap_figure
 from app.shared.mathml import ATTENTION, formula_html
+from app.shared.state import whole_number
 from app.shared.text import plate_text
-from app.shared.theme import PALETTE, style_figure
+from app.shared.theme import PALETTE
 from app.shared.viewer import PlateViewer, push, set_if_changed
 
 TEXT = plate_text(__package__)
+# Fixed colour ranges, so colours stay comparable as the controls change (values beyond the
+# range take the end colour); they cover every state the plate can show.
+RANGES = {"tokens": 3.0, "scores": 6.0, "output": 4.0, "diff": 2.0}
+TOOLTIP = "<div style='max-width:360px;white-space:normal;font-size:12px;line-height:1.35'>@text</div>"
 
 CSS = """
 .ae-readout { display: flex; flex-direction: column; gap: 2px; font-family: system-ui, sans-serif; }
@@ -41,6 +46,19 @@ CSS = """
 .ae-message { font-family: system-ui, sans-serif; font-size: 13px; color: #6e4b00; }
 .ae-message:not(:empty) { background: #fff8e5; border: 1px solid #e6c46a; border-radius: 4px; padding: 2px 6px; }
 """
+
+
+def heatmap(name, title, source, mapper, x_range, y_range, width, height, x_label, y_label):
+    """A heat map of `source` (x, y, value, label, text): cells coloured by `mapper`, the label
+    written on each, its arithmetic (text) on hover."""
+    p = heatmap_figure(name, x_range, y_range, title, width=width, height=height, x_axis_location="above")
+    cells(p, source, {"field": "value", "transform": mapper}, text="label", size=0.95, tooltip=TOOLTIP)
+    p.axis.major_label_text_font_size = "9pt"
+    p.axis.axis_label_text_font_size = "9pt"
+    p.xaxis.axis_label = x_label
+    if y_label:
+        p.yaxis.axis_label = y_label
+    return p
 
 
 class SelfAttentionPlate(PlateViewer):
@@ -89,10 +107,8 @@ class SelfAttentionPlate(PlateViewer):
                             r["entries"], r["rows"], 215, 290, "entry", None),
         }
         # The seed's one-token turn as a 1 × 3 row of weights and its 1 × 2 output.
-        wk = figure(name="worked_map", width=330, height=78, x_range=FactorRange("w0", "w1", "w2", "o0", "o1"),
-                    y_range=FactorRange("q"), tools="", toolbar_location=None, x_axis_location="above",
-                    min_border_left=30)
-        style_figure(wk)
+        wk = heatmap_figure("worked_map", FactorRange("w0", "w1", "w2", "o0", "o1"), FactorRange("q"), title_size=None,
+                            width=330, height=78, x_axis_location="above", min_border_left=30)
         wk.rect("x", "y", 0.95, 0.95, source=self.worked_src, line_color=None,
                 fill_color={"field": "weight", "transform": mappers["weights"]})
         wk.rect("x", "y", 0.95, 0.95, source=self.worked_out_src, fill_color="white", line_color=PALETTE["output"],
@@ -100,9 +116,6 @@ class SelfAttentionPlate(PlateViewer):
         for src in (self.worked_src, self.worked_out_src):
             wk.text("x", "y", text="label", source=src, text_align="center", text_baseline="middle",
                     text_font_size="9pt", text_color=PALETTE["ink"])
-        wk.grid.visible = False
-        wk.axis.axis_line_color = None
-        wk.axis.major_tick_line_color = None
         wk.axis.major_label_text_font_size = "9pt"
         self.figs["worked"] = wk
 

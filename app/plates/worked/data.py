@@ -5,15 +5,17 @@ which worked.js writes the same way in the browser."""
 from __future__ import annotations
 
 import math
+from html import escape
 
 import numpy as np
 
 import attention_core as ac
-from app.plates.worked.formatting import esc, exp_text, fixed, short, vec_text
+from app.plates.worked.formatting import exp_text, fixed, short, vec_text
 from app.plates.worked.inputs import guess_vector
 from app.plates.worked.panels import xy
 from app.plates.worked.presets import PRESETS
 from app.plates.worked.state import MIN_SLIDER, WorkedState, slider_end
+from app.shared.formatting import paren
 
 SWEEP_POINTS = 61
 
@@ -60,7 +62,7 @@ def table_html(st, names, K, V, step: int, scaled: bool, d_k: int) -> str:
         v = V[j][0] if d_v == 1 else V[j]
         w = st.weighted[j]
         rows.append(
-            f"<tr><th class='wk-key'>{esc(name)}</th><td class='wk-vec'>{vec_text(K[j])}</td>"
+            f"<tr><th class='wk-key'>{escape(name)}</th><td class='wk-vec'>{vec_text(K[j])}</td>"
             + cell(step >= 1, short(st.score[j]), 1) + cell(step >= 2, short(st.scaled[j]), 2)
             + cell(step >= 3, exp_text(st.exp[j]), 3) + cell(step >= 4, fixed(st.weight[j], 3), 4)
             + f"<td class='wk-val'>{vec_text(v)}</td>" + cell(step >= 5, vec_text(w), 5) + "</tr>")
@@ -80,15 +82,12 @@ def output_html(st, step: int) -> str:
 
 def score_sum(q, k) -> str:
     """'1×1 + 2×0' for q = [1, 2], k = [1, 0] (negative numbers in brackets)."""
-    def b(x: float) -> str:
-        s = short(x)
-        return f"({s})" if s.startswith("-") else s
-    return " + ".join(f"{b(a)}×{b(c)}" for a, c in zip(q, k))
+    return " + ".join(f"{paren(short(a))}×{paren(short(c))}" for a, c in zip(q, k))
 
 
 def stage_note(st, q, K, names, step: int, scaled: bool, d_k: int, d_v: int) -> str:
     """One sentence about the stage just revealed, with the first key's numbers."""
-    n = esc(names[0])
+    n = escape(names[0])
     if step == 0:
         body = ("Nothing is computed yet. Guess which key will win and what the output will be, "
                 "then press <b>Step</b>.")
@@ -127,16 +126,16 @@ def feedback_html(st, names, step: int, guess_key: str, guess_output: str, d_v: 
     w = [float(x) for x in st.weight]
     top = max(w)
     winners = [j for j, x in enumerate(w) if x >= top - 1e-12]
-    win_names = " and ".join(esc(names[j]) for j in winners)
+    win_names = " and ".join(escape(names[j]) for j in winners)
     lead = f"{win_names} {'tie' if len(winners) > 1 else 'wins'} with weight {fixed(top, 3)}"
     if guess_key in names:
         j = names.index(guess_key)
         if j in winners:
             tied = f" ({win_names} tie)" if len(winners) > 1 else ""
-            key_line = f"<span class='wk-right'>You picked {esc(guess_key)}: right.</span>{tied} It takes {fixed(w[j], 3)} of the weight."
+            key_line = f"<span class='wk-right'>You picked {escape(guess_key)}: right.</span>{tied} It takes {fixed(w[j], 3)} of the weight."
         else:
-            key_line = (f"<span class='wk-off'>You picked {esc(guess_key)}: not this time.</span> "
-                        f"{lead}; {esc(guess_key)} gets {fixed(w[j], 3)}.")
+            key_line = (f"<span class='wk-off'>You picked {escape(guess_key)}: not this time.</span> "
+                        f"{lead}; {escape(guess_key)} gets {fixed(w[j], 3)}.")
     else:
         key_line = f"You did not pick a key. {lead}."
     if step < 5:
@@ -148,12 +147,12 @@ def feedback_html(st, names, step: int, guess_key: str, guess_output: str, d_v: 
         else:
             dist = ac.prediction_error(g[0] if d_v == 1 else g, st.output)
             out_line = f"Your output {vec_text(g)} is {fixed(dist, 3)} from {vec_text(st.output)}."
-    seed = f"<div class='wk-seed'>{esc(note)}</div>" if note and step >= 5 else ""
+    seed = f"<div class='wk-seed'>{escape(note)}</div>" if note and step >= 5 else ""
     return f"<div class='wk-fb'>{key_line}<br>{out_line}</div>{seed}"
 
 
 def error_html(msg: str) -> str:
-    return f"<div class='wk-err' role='alert'>{esc(msg)}</div>" if msg else ""
+    return f"<div class='wk-err' role='alert'>{escape(msg)}</div>" if msg else ""
 
 
 def panel_note(d_k: int, d_v: int) -> str:

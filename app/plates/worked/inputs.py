@@ -8,14 +8,14 @@ import re
 import numpy as np
 
 from app.plates.worked.formatting import entry
-from app.shared.state import _short
+from app.shared.state import NUMBER, _short
 
 MAX_ENTRY = 10.0  # every typed number lies in [-10, 10]; scores stay below 400, exp below e^400
 MAX_KEYS = 6
 MAX_DK = 4
 MAX_DV = 4
 
-NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+# A part SPLIT leaves holds no space, so a link's number pattern (app.shared.state.NUMBER) reads it.
 SPLIT = re.compile(r"\s*,\s*|\s+")
 ROWS = re.compile(r"[\r\n;]")
 

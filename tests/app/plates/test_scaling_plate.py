@@ -18,9 +18,10 @@ from bokeh.document import Document
 import attention_core as ac
 from app.delivery.page import plate_page
 from app.plates.scaling.data import CURVE_WIDTHS, label_side, readout_html, sources, std_text, texts
-from app.plates.scaling.formatting import fix, sci, short, trim, weight_text
+from app.plates.scaling.formatting import short, trim, weight_text
 from app.plates.scaling.state import BINS, WIDTHS, ScalingState, histogram_tables, sample_stds
 from app.plates.scaling.view import ScalingPlate
+from app.shared.formatting import fix, sci
 
 from node_mirror import library_file, node_path  # tests/core (on the path: tests/conftest.py)
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import attention_core as ac
 from app.delivery.page import plate_page
-from app.plates.self_attention.data import frame_data, sci, show_diff, worked_example
+from app.plates.self_attention.data import frame_data, show_diff, worked_example
 from app.plates.self_attention.state import (
     LETTERS,
     MAX_SHUFFLE,
@@ -38,7 +38,7 @@ from app.plates.self_attention.state import (
     seed_recipe,
 )
 from app.plates.self_attention.view import SelfAttentionPlate
-from app.shared.formatting import fix
+from app.shared.formatting import fix, sci
 from app.shared.state import MAX_URL_VALUE
 from app.shared.viewer import same_data
 
@@ -164,7 +164,8 @@ def test_hover_texts_show_the_arithmetic():
 
 
 def test_number_writers():
-    assert sci(4.4e-16) == "4.4e-16" and sci(2.4) == "2.4e0" and sci(123456.0, 3) == "1.235e5"
+    assert sci(4.4e-16, plus=False) == "4.4e-16" and sci(2.4, plus=False) == "2.4e0"
+    assert sci(123456.0, 3, plus=False) == "1.235e5"
     assert show_diff(0.0) == "< 1e-12" and show_diff(4e-16) == "< 1e-12"
     assert show_diff(2.36553) == "2.366" and show_diff(5e-5) == "5.0e-5"
 

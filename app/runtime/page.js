@@ -510,6 +510,50 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       "<thead><tr>" + head + "</tr></thead><tbody>" + body + "</tbody></table></div>";
   }
 
+  // --- numbers, written as app/shared/formatting.py writes them: every plate's glue uses these, so
+  // a number the page writes at once is the very text Python's answer writes a moment later.
+  // fix: toFixed, never "-0.00". opts.significant: read x to that many significant digits first
+  // (the worked plate's 12: typed numbers, whose last bit NumPy and the browser may round apart),
+  // then round half away from zero in decimal (string arithmetic, so no float rounding creeps back
+  // in); opts.trim: drop trailing zeros and a bare point (2.000 -> "2").
+  function fix(x, d, opts) {
+    var s;
+    if (opts && opts.significant) s = fix_significant(Number(x), d, opts.significant);
+    else { s = x.toFixed(d); if (s === "-" + (0).toFixed(d)) s = (0).toFixed(d); }
+    if (opts && opts.trim) {
+      if (s.indexOf(".") >= 0) s = s.replace(/0+$/, "").replace(/\.$/, "");
+      if (s === "-0" || s === "") s = "0";
+    }
+    return s;
+  }
+  function fix_significant(x, d, significant) {
+    var parts = Math.abs(x).toExponential(significant - 1).split("e");  // "d.ddd...", "+N"
+    var mant = parts[0].replace(".", ""), keep = Number(parts[1]) + 1 + d;  // mantissa digits to keep
+    var n;  // round(|x| * 10^d) as a digit string
+    if (keep < 0) n = "0";
+    else if (keep >= mant.length) n = mant + "0".repeat(keep - mant.length);
+    else {
+      n = keep === 0 ? "0" : mant.slice(0, keep);
+      if (mant.charAt(keep) >= "5") {  // add one, carrying
+        var ds = n.split(""), i = ds.length - 1;
+        while (i >= 0 && ds[i] === "9") { ds[i] = "0"; i--; }
+        if (i < 0) ds.unshift("1"); else ds[i] = String(Number(ds[i]) + 1);
+        n = ds.join("");
+      }
+    }
+    n = n.replace(/^0+(?=\d)/, "");
+    if (n.length <= d) n = "0".repeat(d - n.length + 1) + n;
+    var s = d > 0 ? n.slice(0, n.length - d) + "." + n.slice(n.length - d) : n;
+    return (x < 0 && /[1-9]/.test(n)) ? "-" + s : s;
+  }
+  // toExponential(d, one decimal by default); plus === false drops the exponent's "+" ("2.4e0").
+  function sci(x, d, plus) {
+    var s = Number(x).toExponential(d == null ? 1 : d);
+    return plus === false ? s.replace("e+", "e") : s;
+  }
+  function pct(w) { return fix(100 * w, 1) + "%"; }  // 0.5508 -> "55.1%"
+  function paren(s) { return s.charAt(0) === "-" ? "(" + s + ")" : s; }  // a negative factor in a sum
+
   function after_paint(fn) {
     if (typeof requestAnimationFrame !== "function") return fn();
     requestAnimationFrame(function () { requestAnimationFrame(function () { fn(); }); });
@@ -517,7 +561,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
 
   var api = {};
   Object.assign(api, { init: init, copy_link: copy_link, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch,
-    hide_models: hide_models, one_layout: one_layout, table_html: table_html });
+    hide_models: hide_models, one_layout: one_layout, table_html: table_html, html_escape: html_escape,
+    fix: fix, sci: sci, pct: pct, paren: paren });
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;
   return api;
 })();

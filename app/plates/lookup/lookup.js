@@ -10,8 +10,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
   var drags = {};  // plot id -> {target: "query" | key index}
 
   function width_factor(d_k) { return Math.sqrt(d_k / 2); }
-  function pct(w) { return (100 * w).toFixed(1) + "%"; }
-  function fix(x, d) { var s = x.toFixed(d); return s === "-" + (0).toFixed(d) ? (0).toFixed(d) : s; }
+  var fix = AEPage.fix, pct = AEPage.pct;  // app/shared/formatting.py's, as data.py writes them
 
   function settings(a) {
     var d_k = Number(a.dk.value);

@@ -14,11 +14,13 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
   var TOL = 1e-12;
   var updating = false;  // true while this file sets widgets itself (their callbacks then do nothing)
 
-  function fix(x, d) { var s = x.toFixed(d); return s === "-" + (0).toFixed(d) ? (0).toFixed(d) : s; }
+  var fix = AEPage.fix;  // app/shared/formatting.py's
+  var STRENGTH = 0.85;  // cells.py's: the most a fill moves toward its colour
   function signed(x, d) { return fix(x, d).replace("-", MINUS); }
 
-  function mix(hex, t) {
-    t = Math.min(1, Math.max(0, t)) * 0.85;
+  // cells.py's shade: app/shared/colours.py's mix from white, halves rounded up as here.
+  function shade(hex, t) {
+    t = Math.min(1, Math.max(0, t)) * STRENGTH;
     var out = "#";
     [1, 3, 5].forEach(function (k) {
       var c = parseInt(hex.substr(k, 2), 16), v = Math.floor(255 + (c - 255) * t + 0.5);
@@ -30,9 +32,9 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     var r = parseInt(fill.substr(1, 2), 16), g = parseInt(fill.substr(3, 2), 16), b = parseInt(fill.substr(5, 2), 16);
     return 0.299 * r + 0.587 * g + 0.114 * b < 140 ? "#ffffff" : PAL.ink;
   }
-  function diverging(x, top, neg, pos) {
+  function signed_shade(x, top, neg, pos) {
     var t = top > 0 ? x / top : 0;
-    return t >= 0 ? mix(pos, t) : mix(neg, -t);
+    return t >= 0 ? shade(pos, t) : shade(neg, -t);
   }
   function qname(i) { return "q" + (i + 1); }
   function kname(j) { return "k" + (j + 1); }
@@ -173,7 +175,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
         r.tip = pair + ": " + (ok ? "allowed, M = 0<br>tap to block it" : "blocked, M = " + NEG_INF + "<br>tap to allow it");
         mask_rows.push(r);
         var sc = s.scaled[i][j];
-        fill = ok ? diverging(sc, top_s, DIVERGE_NEG, DIVERGE_POS) : MASKED_FILL;
+        fill = ok ? signed_shade(sc, top_s, DIVERGE_NEG, DIVERGE_POS) : MASKED_FILL;
         r = base();
         r.value = s.shown[i][j]; r.text = ok ? signed(sc, 2) : NEG_INF; r.fill = fill; r.ink = ink_for(fill);
         r.tip = pair + ": q\u00b7k / \u221a4 = " + signed(sc, 3) + "<br>" + (ok
@@ -182,7 +184,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
         score_rows.push(r);
         var wv = s.weights[i][j], tip, text;
         if (ok) {
-          fill = mix(PAL.weights, wv);
+          fill = shade(PAL.weights, wv);
           tip = pair + ": exp(" + signed(sc, 3) + " " + MINUS + " row max) = " + fix(s.exp[i][j], 4) + "<br>\u00f7 row total " +
             fix(s.exp_total[i], 4) + " = weight " + fix(wv, 4);
           text = fix(wv, 2);
@@ -196,7 +198,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
         r.value = wv; r.text = text; r.fill = fill; r.ink = ink_for(fill); r.tip = tip;
         weight_rows.push(r);
         var cv = s.contrast_weights[i][j], fv = s.full[i][j];
-        fill = ok ? mix(PAL.weights, cv) : EMPTY_FILL;
+        fill = ok ? shade(PAL.weights, cv) : EMPTY_FILL;
         r = base();
         r.value = cv; r.text = ok ? fix(cv, 2) : "0"; r.fill = fill; r.ink = ink_for(fill);
         r.tip = pair + ": softmax over all " + n + " keys = " + fix(fv, 4) + "<br>\u00d7 mask " + (ok ? 1 : 0) + " = " +
@@ -207,7 +209,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     function sums(values, empty) {
       var rows = [];
       for (var i = 0; i < n; i++) {
-        var v = values[i], f = empty[i] ? EMPTY_FILL : mix(PAL.weights, v);
+        var v = values[i], f = empty[i] ? EMPTY_FILL : shade(PAL.weights, v);
         rows.push({ i: i, x: "\u03a3", y: qname(i), sum: v, text: v === 0 ? "0" : fix(v, 3), fill: f, ink: ink_for(f),
                     tip: "\u03a3 of row " + (i + 1) + " = " + fix(v, 6) });
       }
@@ -217,7 +219,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
       var rows = [];
       for (var i = 0; i < n; i++) {
         for (var c = 0; c < d_v; c++) {
-          var v = values[i][c], f = diverging(v, top_o, OUT_NEG, OUT_POS);
+          var v = values[i][c], f = signed_shade(v, top_o, OUT_NEG, OUT_POS);
           rows.push({ i: i, c: c, x: String(c + 1), y: qname(i), value: v, text: v === 0 ? "0" : signed(v, 2), fill: f, ink: ink_for(f),
                       tip: "o" + (i + 1) + "[" + (c + 1) + "] = \u03a3_j w_" + (i + 1) + "j \u00b7 v_j[" + (c + 1) + "] = " +
                         signed(v, 4) + "<br>" + label });
@@ -504,7 +506,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
 
   var api = {
     url_values: url_values, url_apply: url_apply, url_parse: url_parse, url_format: url_format,
-    fix: fix, signed: signed, mix: mix, ink_for: ink_for, fit_cells: fit_cells, settings: settings,
+    fix: fix, signed: signed, shade: shade, ink_for: ink_for, fit_cells: fit_cells, settings: settings,
     current_mask: current_mask, view_data: view_data, checks_data: checks_data, checks_table_html: checks_table_html, notes_html: notes_html,
     recompute: recompute, on_widget: on_widget, on_tap: on_tap, on_reset: on_reset, on_ready: on_ready, speak_text: speak_text,
   };

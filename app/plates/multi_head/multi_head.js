@@ -14,13 +14,12 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   var reverting = false;
 
   // --- text (app/shared/formatting.py and data.py write the same) -------------------------------
-  function fix(x, d) { var s = x.toFixed(d); return s === "-" + (0).toFixed(d) ? (0).toFixed(d) : s; }
+  var fix = AEPage.fix, paren = AEPage.paren;
   function thousands(k) { return String(Math.trunc(k)).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
   function num(x) { return Number.isInteger(x) ? String(x) : fix(x, 3); }
   function root_text(d_k) { return "√" + d_k + " = " + num(Math.sqrt(d_k)); }
-  function signed(x) { var s = fix(x, 2); return s.charAt(0) === "-" ? "(" + s + ")" : s; }
   function sum_text(a, b) {
-    var terms = a.map(function (x, k) { return signed(x) + "×" + signed(b[k]); }), lines = [];
+    var terms = a.map(function (x, k) { return paren(fix(x, 2)) + "×" + paren(fix(b[k], 2)); }), lines = [];
     for (var k = 0; k < terms.length; k += 4) lines.push(terms.slice(k, k + 4).join(" + "));
     return lines.join("\n+ ");
   }

@@ -13,9 +13,9 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
   var BASE = [2, 1, 0], N_SAMPLES = 10000, DENSITY_POINTS = 161, MAX_EXP = 10;
   var drags = {};  // plot id -> true while a pan is in progress
 
-  // --- how numbers are written (formatting.py's fix, sci, short, weight_text, trim) ----------
-  function fix(x, d) { var s = x.toFixed(d); return s === "-" + (0).toFixed(d) ? (0).toFixed(d) : s; }
-  function sci(x) { return x.toExponential(1); }
+  // --- how numbers are written (app/shared/formatting.py's fix and sci; formatting.py's short,
+  // weight_text and trim) ----------------------------------------------------------------------
+  var fix = AEPage.fix, sci = AEPage.sci;
   function short(x) {
     if (x === 0) return "0";
     if (Math.abs(x) < 0.0005) return sci(x);
@@ -25,11 +25,7 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
     if (w > 0.9995) return 1 - w >= 0.000005 ? fix(w, 5) : "1 − " + sci(1 - w);
     return short(w);
   }
-  function trim(x) {
-    var s = fix(x, 2);
-    if (s.indexOf(".") >= 0) s = s.replace(/0+$/, "").replace(/\.$/, "");
-    return (s === "-0" || s === "") ? "0" : s;
-  }
+  function trim(x) { return fix(x, 2, { trim: true }); }
 
   var quiet = AESync.quiet, quiet_text = AESync.text;
   function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }

@@ -10,13 +10,11 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
   var M = AttentionMirror;
   var SUM_FACTOR = "\u03a3";
 
-  function fix(x, d) { var s = x.toFixed(d); return s === "-" + (0).toFixed(d) ? (0).toFixed(d) : s; }
-  function sci(x, d) { return x.toExponential(d == null ? 1 : d).replace("e+", "e"); }
+  var fix = AEPage.fix, sci = AEPage.sci, paren = AEPage.paren;  // app/shared/formatting.py's, as data.py uses them
   var TINY = 1e-12;  // differences below this are float rounding, which NumPy and the browser round differently
-  function show_diff(x) { return x < TINY ? "< 1e-12" : (x >= 0.001 ? fix(x, 3) : sci(x, 1)); }
+  function show_diff(x) { return x < TINY ? "< 1e-12" : (x >= 0.001 ? fix(x, 3) : sci(x, 1, false)); }
   function diff_clause(x) { return x < TINY ? "< 1e-12 (float rounding only)" : "= " + show_diff(x); }
-  function show_exp(x) { return x < 1e5 ? fix(x, 3) : sci(x, 3); }
-  function paren(s) { return s.charAt(0) === "-" ? "(" + s + ")" : s; }
+  function show_exp(x) { return x < 1e5 ? fix(x, 3) : sci(x, 3, false); }
   function zeros(n, d) { var out = []; for (var i = 0; i < n; i++) out.push(new Array(d).fill(0)); return out; }
   function plus(A, B) { return A.map(function (r, i) { return r.map(function (v, c) { return v + B[i][c]; }); }); }
   function range(n) { var out = []; for (var i = 0; i < n; i++) out.push(i); return out; }
@@ -258,7 +256,7 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
 
   var api = {
     on_ready: on_ready, speak_text: speak_text,
-    fix: fix, sci: sci, show_diff: show_diff, show_exp: show_exp, settings: settings, compute: compute,
+    fix: fix, show_diff: show_diff, show_exp: show_exp, settings: settings, compute: compute,
     frame_data: frame_data, check_html: check_html, order_html: order_html, recompute: recompute, on_widget: on_widget,
     on_shuffle: on_shuffle, on_original: on_original, sends: sends, url_values: url_values, url_apply: url_apply,
   };

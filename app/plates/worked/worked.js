@@ -20,55 +20,26 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     return seen[a.preset.id] || (seen[a.preset.id] = { preset: null, drawn: null, texts: null, dirty: {} });
   }
 
-  // --- formatting (formatting.py's fixed, trim, short, expo, exp_text, entry, vec_text, esc)
-  // x with d decimals, as formatting.py's fixed: read to 12 significant digits, then rounded half
-  // away from zero in decimal (string arithmetic, so no float rounding creeps back in).
-  function fixed(x, d) {
-    x = Number(x);
-    var parts = Math.abs(x).toExponential(11).split("e");  // "d.ddddddddddd", "+N"
-    var mant = parts[0].replace(".", ""), keep = Number(parts[1]) + 1 + d;  // mantissa digits to keep
-    var n;  // round(|x| * 10^d) as a digit string
-    if (keep < 0) n = "0";
-    else if (keep >= mant.length) n = mant + "0".repeat(keep - mant.length);
-    else {
-      n = keep === 0 ? "0" : mant.slice(0, keep);
-      if (mant.charAt(keep) >= "5") {  // add one, carrying
-        var ds = n.split(""), i = ds.length - 1;
-        while (i >= 0 && ds[i] === "9") { ds[i] = "0"; i--; }
-        if (i < 0) ds.unshift("1"); else ds[i] = String(Number(ds[i]) + 1);
-        n = ds.join("");
-      }
-    }
-    n = n.replace(/^0+(?=\d)/, "");
-    if (n.length <= d) n = "0".repeat(d - n.length + 1) + n;
-    var s = d > 0 ? n.slice(0, n.length - d) + "." + n.slice(n.length - d) : n;
-    return (x < 0 && /[1-9]/.test(n)) ? "-" + s : s;
-  }
-  function trim(s) {
-    if (s.indexOf(".") >= 0) s = s.replace(/0+$/, "").replace(/\.$/, "");
-    return (s === "-0" || s === "") ? "0" : s;
-  }
-  function short(x) { return trim(fixed(x, 3)); }
-  function expo(x) {
-    if (x === 0) return "0.00e+0";
-    return Number(x).toExponential(2);
-  }
+  // --- formatting (formatting.py's fixed, short, expo, exp_text, entry, vec_text, on
+  // app/shared/formatting.py's fix and sci: AEPage's)
+  var SIGNIFICANT = 12;  // formatting.py's: typed numbers, read to 12 significant digits first
+  function fixed(x, d) { return AEPage.fix(x, d, { significant: SIGNIFICANT }); }
+  function short(x) { return AEPage.fix(x, 3, { significant: SIGNIFICANT, trim: true }); }
+  function expo(x) { return AEPage.sci(x, 2); }
   function exp_text(x) { return (x >= 1e6 || (x > 0 && x < 0.0005)) ? expo(x) : short(x); }
-  function entry(x) { return trim(fixed(x, 6)); }
+  function entry(x) { return AEPage.fix(x, 6, { significant: SIGNIFICANT, trim: true }); }
   function as_list(v) { return Array.isArray(v) || ArrayBuffer.isView(v) ? Array.from(v) : [v]; }
   function vec_text(v, f) {
     f = f || short;
     var l = as_list(v);
     return l.length === 1 ? f(l[0]) : "[" + l.map(function (x) { return f(x); }).join(", ") + "]";
   }
-  function esc(s) {
-    return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
-  }
+  var esc = AEPage.html_escape;  // Python's html.escape
   function shorten(text, n) { return AELink.short_text(text, n); }  // app/shared/state.py's _short
 
   // --- parsing typed numbers (inputs.py's parse_vector, parse_rows, read_inputs)
-  var NUMBER = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
+  // A part SPLIT leaves holds no space, so a link's number pattern (AELink.NUMBER) reads it.
+  var NUMBER = AELink.NUMBER;
   var SPLIT = /\s*,\s*|\s+/;
   var ROWS = /[\r\n;]/;
 
@@ -191,8 +162,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
   }
 
   function score_sum(q, k) {
-    function b(x) { var s = short(x); return s.charAt(0) === "-" ? "(" + s + ")" : s; }
-    return q.map(function (x, i) { return b(x) + "\u00d7" + b(k[i]); }).join(" + ");
+    return q.map(function (x, i) { return AEPage.paren(short(x)) + "\u00d7" + AEPage.paren(short(k[i])); }).join(" + ");
   }
 
   function stage_note(st, q, K, names, step, scaled, d_k, d_v) {
@@ -725,7 +695,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
   function speak_text(a) {
     var t = a.table.data, o = a.output.data;
     if (!t.weight || !t.weight.length) return "";
-    var parts = Array.from(t.weight).map(function (w, j) { return t.key[j] + " " + trim(fixed(100 * w, 1)) + "%"; });
+    var parts = Array.from(t.weight).map(function (w, j) { return t.key[j] + " " + AEPage.fix(100 * w, 1, { significant: SIGNIFICANT, trim: true }) + "%"; });
     var out = o.value !== undefined ? short(o.value[0]) : "[" + Object.keys(o).filter(function (k) { return /^value_/.test(k); })
       .sort().map(function (k) { return short(o[k][0]); }).join(", ") + "]";
     return "Weights " + parts.join(", ") + ". Output " + out + ".";
@@ -743,7 +713,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
   }
 
   var api = {
-    LIMITS: LIMITS, fixed: fixed, trim: trim, short: short, expo: expo, exp_text: exp_text, entry: entry,
+    LIMITS: LIMITS, fixed: fixed, short: short, expo: expo, exp_text: exp_text, entry: entry,
     vec_text: vec_text, esc: esc, parse_vector: parse_vector, parse_rows: parse_rows, vector_text: vector_text,
     rows_text: rows_text, read_inputs: read_inputs, key_names: key_names, table_html: table_html,
     output_html: output_html, score_sum: score_sum, stage_note: stage_note, guess_vector: guess_vector,

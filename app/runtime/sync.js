@@ -22,11 +22,16 @@ var AESync = (typeof globalThis !== "undefined" && globalThis.AESync) || (functi
 
   function busy(a) { return a.sync.tags.indexOf("busy") >= 0; }
   // A gesture starts: Python waits for its end.
-  function lead(a) { if (!busy(a)) a.sync.tags = ["busy"]; }
+  // A gesture leads until its own commit: a run of widget changes that ends while it lasts (its
+  // timer below) sends what it changed but leaves the mark on.
+  var gestures = {};
+  function mark(a) { if (!busy(a)) a.sync.tags = ["busy"]; }
+  function lead(a) { gestures[a.sync.id] = true; mark(a); }
   // It ends: what the plate syncs goes to Python ([[model, props], ...]), then the mark goes.
   function commit(a, sends) {
     clearTimeout(still_timers[a.sync.id]);
     delete still_timers[a.sync.id];
+    delete gestures[a.sync.id];
     (sends || []).forEach(function (s) { send(s[0], s[1]); });
     a.sync.tags = [];
   }
@@ -34,11 +39,12 @@ var AESync = (typeof globalThis !== "undefined" && globalThis.AESync) || (functi
   // has been still for STILL_MS, then one commit. `sends` is a function: what to send at the end.
   var still_timers = {};
   function until_still(a, sends) {
-    lead(a);
+    mark(a);
     clearTimeout(still_timers[a.sync.id]);
     still_timers[a.sync.id] = setTimeout(function () {
       delete still_timers[a.sync.id];
-      commit(a, sends ? sends() : []);
+      if (!gestures[a.sync.id]) { commit(a, sends ? sends() : []); return; }
+      (sends ? sends() : []).forEach(function (s) { send(s[0], s[1]); });  // the gesture's commit ends the lead
     }, STILL_MS);
   }
 

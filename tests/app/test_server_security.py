@@ -34,7 +34,8 @@ def test_bokeh_floor_has_the_origin_fix():
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def port(tmp_path_factory):
+    """A server of its own on a free port (its port): this module checks the server's own settings."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -85,14 +86,14 @@ def _ws_status(port: int, origin: str) -> int:
     return status
 
 
-def test_a_page_from_another_origin_is_refused(server):
-    assert _ws_status(server, "http://evil.example") == 403
-    assert _ws_status(server, f"http://evil.example:{server}") == 403
-    assert _ws_status(server, "http://localhost:1") == 403  # same host, other port
+def test_a_page_from_another_origin_is_refused(port):
+    assert _ws_status(port, "http://evil.example") == 403
+    assert _ws_status(port, f"http://evil.example:{port}") == 403
+    assert _ws_status(port, "http://localhost:1") == 403  # same host, other port
 
 
-def test_the_servers_own_page_may_open_a_session(server):
+def test_the_servers_own_page_may_open_a_session(port):
     # The same handshake, token and all, from the server's own origin switches protocols: so
     # the 403s above come from the origin check and nothing else.
-    assert _ws_status(server, f"http://localhost:{server}") == 101
-    assert _ws_status(server, f"http://127.0.0.1:{server}") == 101
+    assert _ws_status(port, f"http://localhost:{port}") == 101
+    assert _ws_status(port, f"http://127.0.0.1:{port}") == 101

@@ -17,7 +17,9 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
   // models the reader changed since the last commit (see SENDS).
   var seen = {};  // preset widget id -> {preset: name loaded, drawn: settings drawn, texts: texts handled, dirty: {}}
   function memo(a) {
-    return seen[a.preset.id] || (seen[a.preset.id] = { preset: null, drawn: null, texts: null, dirty: {} });
+    // The page arrives showing its preset (Python drew it): a commit that sends the preset
+    // again must not read as a new choice, which would reset the stage and the guesses.
+    return seen[a.preset.id] || (seen[a.preset.id] = { preset: a.preset.value, drawn: null, texts: null, dirty: {} });
   }
 
   // --- formatting (formatting.py's fixed, short, expo, exp_text, entry, vec_text, on

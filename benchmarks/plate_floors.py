@@ -13,7 +13,7 @@ the paint of the figures.
 - masking: the five shown figures (mask, scores, weights with the Σ column, output, lengths),
   built as the plate builds them; data from `app.plates.masking.data.view_data`.
 - self-attention: the six heat maps (tokens, scores, weights with the Σ column, output, the
-  original order, the difference), built by the plate's own `heatmap` (its heatmaps.py), and its
+  original order, the difference), built by the plate's own `heatmap` (its view.py), and its
   worked row; data from `app.plates.self_attention.data.frame_data` for the default shuffle.
 
 `--patched` adds the browser-side workarounds (app/workarounds/js/) and installs them once the
@@ -174,7 +174,8 @@ def self_attention_data(n: int) -> dict:
 def self_attention(patched: bool = False) -> Document:
     """The self-attention plate's six heat maps and its worked row, the slider `n` and the check."""
     from app.plates.self_attention import data as SD
-    from app.plates.self_attention import heatmaps as SH
+    from app.plates.self_attention import view as SH
+    from app.shared.colours import diverging, sequential
     from app.plates.self_attention import state as S
 
     n0 = S.SelfAttentionState().n
@@ -183,14 +184,14 @@ def self_attention(patched: bool = False) -> Document:
     sources = {k: ColumnDataSource(d0["sources"][k], name=k) for k in SA_SOURCES}
     ranges = {k: FactorRange(*d0["factors"][k], name=f"range_{k}") for k in ("rows", "keys", "keys_sum", "original")}
     entries = FactorRange(*SD.ENTRIES)
-    signed = SH.diverging(PALETTE["keys"], PALETTE["query"])
-    signed_out = SH.diverging(PALETTE["values"], PALETTE["output"])
+    signed = diverging(PALETTE["keys"], PALETTE["query"])
+    signed_out = diverging(PALETTE["values"], PALETTE["output"])
     R = SH.RANGES
     mappers = {"tokens": LinearColorMapper(palette=signed, low=-R["tokens"], high=R["tokens"]),
                "scores": LinearColorMapper(palette=signed, low=-R["scores"], high=R["scores"]),
-               "weights": LinearColorMapper(palette=SH.sequential(PALETTE["weights"]), low=0.0, high=1.0),
+               "weights": LinearColorMapper(palette=sequential(PALETTE["weights"]), low=0.0, high=1.0),
                "output": LinearColorMapper(palette=signed_out, low=-R["output"], high=R["output"]),
-               "diff": LinearColorMapper(palette=SH.sequential(PALETTE["query"]), low=0.0, high=R["diff"])}
+               "diff": LinearColorMapper(palette=sequential(PALETTE["query"]), low=0.0, high=R["diff"])}
     heat = SH.heatmap
     H = 330
     figs = [heat("tokens_map", "Tokens fed in", sources["tokens"], mappers["tokens"], entries, ranges["rows"], 205, H,

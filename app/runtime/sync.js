@@ -24,6 +24,8 @@ var AESync = (typeof globalThis !== "undefined" && globalThis.AESync) || (functi
   // A gesture starts: Python waits for its end.
   // A gesture leads until its own commit: a run of widget changes that ends while it lasts (its
   // timer below) sends what it changed but leaves the mark on.
+  // mark(a) alone is "busy" without a gesture (a run of widget changes that has just begun): the
+  // run's own timer then commits.
   var gestures = {};
   function mark(a) { if (!busy(a)) a.sync.tags = ["busy"]; }
   function lead(a) { gestures[a.sync.id] = true; mark(a); }
@@ -119,7 +121,7 @@ var AESync = (typeof globalThis !== "undefined" && globalThis.AESync) || (functi
   }
 
   return {
-    STILL_MS: STILL_MS, quiet: quiet, send: send, busy: busy, lead: lead, commit: commit, until_still: until_still,
+    STILL_MS: STILL_MS, quiet: quiet, send: send, busy: busy, mark: mark, lead: lead, commit: commit, until_still: until_still,
     text: text, throttle: throttle, same_data: same_data, same_value: same_value, guard_late: guard_late,
   };
 })();

@@ -333,7 +333,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     // widgets again) calls back after the page has already computed what it shows (BokehJS runs
     // the callback a moment later).
     if (a.plot.__ae_shown === shown_key(settings(a))) return;
-    AESync.lead(a);  // before the work: the sooner Python knows, the fewer steps it answers
+    AESync.mark(a);  // before the work: the sooner Python knows, the fewer steps it answers
     recompute(a);
     AESync.until_still(a, function () { return widget_sends(a); });
   }

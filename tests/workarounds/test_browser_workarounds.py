@@ -173,13 +173,45 @@ def test_a_change_of_n_or_width_lays_out_only_the_resized_figures(new_tab, expor
         assert len(resized) >= 3, (sizes, after)  # the figures did change size
         assert all(draws[k] == 1 for k in resized) and max(draws.values()) == 1, draws
     mh_matches_core(mh_read(page), d_model, h, n)
+    # The slider's handle and bar ease to the new step (a CSS transition): picture them at rest.
+    page.wait_for_function("() => document.getAnimations().length === 0")
     boxes, picture = page.evaluate(BOXES), page.screenshot(full_page=True)
     page.evaluate(FULL_LAYOUT)
     assert page.evaluate("() => window.__ae_layouts") >= 1
     assert page.evaluate(BOXES) == boxes
-    assert page.screenshot(full_page=True) == picture
+    again = page.screenshot(full_page=True)
+    # Chromium's raster may shade an anti-aliased edge one level apart between two paints of the
+    # same layout (seen on the slider track's rounded end, 1 run in 8): a moved box changes
+    # whole shapes, far more than two levels.
+    moved = picture_change(picture, again, levels=2)
+    if moved:
+        import pathlib
+        import tempfile
+        out = pathlib.Path(tempfile.mkdtemp(prefix="ae-layout-"))
+        (out / "before.png").write_bytes(picture)
+        (out / "after.png").write_bytes(again)
+        pytest.fail(f"a whole-page layout changed the picture ({moved}): {out}/before.png, after.png")
     tab.assert_offline()
     tab.assert_no_errors()
+
+
+def picture_change(png_a: bytes, png_b: bytes, levels: int) -> str:
+    """'' when the two pictures have one size and no channel differs by more than `levels`;
+    else what differs (sizes, or the box of the pixels beyond it)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    a = np.asarray(Image.open(io.BytesIO(png_a)).convert("RGB"), dtype=int)  # (H, W, 3)
+    b = np.asarray(Image.open(io.BytesIO(png_b)).convert("RGB"), dtype=int)  # (H', W', 3)
+    if a.shape != b.shape:
+        return f"size {a.shape[:2]} then {b.shape[:2]}"
+    far = np.abs(a - b).max(axis=2) > levels  # (H, W)
+    if not far.any():
+        return ""
+    ys, xs = np.nonzero(far)
+    return f"{far.sum()} pixels in x {xs.min()}–{xs.max()}, y {ys.min()}–{ys.max()}"
 
 
 # Every figure's drawn pixels, by name (each one's primary and overlay layers).

@@ -171,7 +171,11 @@ PRESET_THEN_STEP = r"""async (label) => {
   const opt = preset.options.find((o) => (Array.isArray(o) ? o[1] : o) === label);
   preset.value = Array.isArray(opt) ? opt[0] : opt;
   const nxt = d.get_model_by_name("step_next");
-  for (let i = 0; i < 200 && (stage.active !== null || nxt.disabled); i++) await new Promise((r) => setTimeout(r, 0));
+  // The glue's on_preset runs a moment later (BokehJS calls CustomJS asynchronously), and on a
+  // loaded machine that moment has been longer than 200 zero timeouts: wait on the clock.
+  const until = performance.now() + 10000;
+  while ((stage.active !== null || nxt.disabled) && performance.now() < until) await new Promise((r) => setTimeout(r, 0));
+  if (stage.active !== null || nxt.disabled) return "the preset was not loaded on the page within 10 s";
   const el = Bokeh.index.find_one(nxt).el;
   (el.shadowRoot || el).querySelector("button").click();
   return window.__ae_ws.patches_in - patches;

@@ -54,7 +54,9 @@ def as_the_browser_left_it(model, **props) -> None:
     student did meanwhile and undo it: Bokeh's sync lets the last message win on each side, so
     the page would show the reset while Python holds the student's change. Bokeh does not echo a
     change to the connection whose message is being applied when the change names that
-    connection's session as its setter; outside a served session this is a plain set.
+    connection's session as its setter; outside such a message (a timer's fold) the change is
+    sent, which is why PlateViewer.followed() waits for the page's commit; outside a served
+    session this is a plain set.
     """
     doc = model.document
     context = getattr(doc, "session_context", None) if doc is not None else None
@@ -125,6 +127,7 @@ class PlateViewer(pn.viewable.Viewer):
     glue = ""  # the plate's browser half (app/plates/<package>/<slug>.js)
     live = ""  # the object it defines (LookupLive)
     FOLD_WAIT_MS = 150
+    FOLLOW_WAIT_MS = 2000  # see followed()
 
     state = param.ClassSelector(class_=PlateState, doc="The plate's state; every URL field lives here.")
 
@@ -141,6 +144,7 @@ class PlateViewer(pn.viewable.Viewer):
         self._renders = 0
         self._changed: set = set()
         self._pending = None
+        self._pending_wait = 0
         self._build()
         self.js_libraries = share_library(self.bokeh_models())
         self.render()
@@ -193,8 +197,27 @@ class PlateViewer(pn.viewable.Viewer):
         doc = self.sync.document
         if pair is None or doc is None or doc.session_context is None:
             self.fold()  # a gesture's end, or no served page (a notebook, a test): at once
-        elif self._pending is None:
-            self._pending = doc.add_timeout_callback(self._wait_over, self.FOLD_WAIT_MS)
+            return
+        wait = self.FOLLOW_WAIT_MS if pair in self.followed() else self.FOLD_WAIT_MS
+        if self._pending is not None and wait > self._pending_wait:
+            self._cancel_pending()
+        if self._pending is None:
+            self._pending, self._pending_wait = doc.add_timeout_callback(self._wait_over, wait), wait
+
+    def followed(self) -> list[tuple]:
+        """The synced pairs whose change the plate's glue always follows with a run of its own
+        (marked busy, then one commit): Python waits for that commit, up to FOLLOW_WAIT_MS,
+        instead of reading the change alone FOLD_WAIT_MS later. On a loaded machine the mark can
+        reach Python later than that, and an answer to the change alone would land after what
+        the reader did next (a Step after a new preset) and undo it."""
+        return []
+
+    def _cancel_pending(self) -> None:
+        pending, self._pending = self._pending, None
+        try:
+            self.sync.document.remove_timeout_callback(pending)
+        except (AttributeError, ValueError):
+            pass  # it has just run
 
     def _wait_over(self) -> None:
         self._pending = None
@@ -204,11 +227,7 @@ class PlateViewer(pn.viewable.Viewer):
     def fold(self) -> None:
         """Read the page into the state once, and answer with attention_core's numbers."""
         if self._pending is not None:
-            pending, self._pending = self._pending, None
-            try:
-                self.sync.document.remove_timeout_callback(pending)
-            except (AttributeError, ValueError):
-                pass  # it has just run
+            self._cancel_pending()
         changed, self._changed = self._changed, set()
         try:
             values = self.read_page(changed)

@@ -245,6 +245,12 @@ class WorkedPlate(PlateViewer):
                 (self.query_w, "value_input"), (self.keys_w, "value_input"), (self.values_w, "value_input"),
                 (self.query_src, "data"), (self.keys_src, "data"), (self.values_src, "data")]
 
+    def followed(self) -> list[tuple]:
+        # worked.js loads a new preset itself and marks the page busy: its commit brings the preset
+        # with whatever the reader did next (a Step), which Python's answer to the preset alone
+        # would undo.
+        return [(self.preset_w, "value")]
+
     def read_page(self, changed: set) -> dict:
         """The state from what the page sent; only the models in `changed` are read (the others
         may hold what this Python side last wrote while the page has moved on quietly).

@@ -206,6 +206,41 @@ def test_a_step_pressed_before_pythons_answer_to_a_new_preset_is_kept(tab, serve
     tab.assert_no_errors()
 
 
+# PRESET_THEN_STEP with the page's messages after the preset held back for `hold` ms, in order,
+# as a loaded machine may deliver them: Python hears of the preset long before the page's busy
+# mark and the Step that follow it.
+PRESET_THEN_STEP_HELD = r"""async ([label, hold]) => {
+  const d = Bokeh.documents[0], preset = d.get_model_by_name("preset"), stage = d.get_model_by_name("stage");
+  const opt = preset.options.find((o) => (Array.isArray(o) ? o[1] : o) === label);
+  preset.value = Array.isArray(opt) ? opt[0] : opt;  // sent now, in full
+  const W = window.WebSocket.prototype, send = W.send, held = [];
+  W.send = function (data) { held.push([this, data]); };
+  setTimeout(() => { W.send = send; for (const [s, data] of held) send.call(s, data); }, hold);
+  const nxt = d.get_model_by_name("step_next"), until = performance.now() + 10000;
+  while ((stage.active !== null || nxt.disabled) && performance.now() < until) await new Promise((r) => setTimeout(r, 0));
+  if (stage.active !== null || nxt.disabled) return "the preset was not loaded on the page within 10 s";
+  const el = Bokeh.index.find_one(nxt).el;
+  (el.shadowRoot || el).querySelector("button").click();
+  await new Promise((r) => setTimeout(r, hold + 50));
+  return held.length > 0;
+}"""
+
+
+def test_a_step_after_a_new_preset_is_kept_when_the_busy_mark_is_slow(tab, served_url):
+    """On a loaded machine the page's busy mark, sent as it loads a new preset, reached Python
+    after FOLD_WAIT_MS: Python answered the preset alone, and its answer reset the stage after
+    the Step the student had pressed. Python now waits for the page's own commit."""
+    page = open_served(tab, served_url)
+    step_to_end(page)
+    wait_synced(page)
+    assert page.evaluate(PRESET_THEN_STEP_HELD, [LABELS["four-keys"], 400]) is True  # something was held
+    wait_synced(page)
+    st = read(page)
+    assert st["preset"] == "four-keys" and st["stage"] == 0, st["stage"]
+    assert "?" in st["table_dom"] and assert_matches_core(st) is not None
+    tab.assert_no_errors()
+
+
 def test_guesses_are_checked_when_the_weights_appear(tab, served_url):
     page = open_served(tab, served_url)
     widget(page, "guess_key", "select").select_option("k1")

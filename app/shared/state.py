@@ -120,6 +120,15 @@ class PlateState(param.Parameterized):
 
     def apply_url(self, args: Mapping[str, str]) -> list[str]:
         """Set the URL fields found in `args`; return a notice for each one ignored or clamped."""
+        updates, notices = self.read_url(args)
+        if updates:
+            self.param.update(updates)
+        return notices
+
+    def read_url(self, args: Mapping[str, str]) -> tuple[dict, list[str]]:
+        """The URL fields' values found in `args` (read, clamped, not yet set) and a notice for
+        each one ignored or clamped: the one reading of a link, which a plate's apply_url may
+        then set in an order of its own."""
         notices: list[str] = []
         updates = {}
         for name, text in args.items():
@@ -138,9 +147,7 @@ class PlateState(param.Parameterized):
             if self._was_clamped(name, text, value):
                 notices.append(self.clamp_notice(name, value))
             updates[name] = value
-        if updates:
-            self.param.update(updates)
-        return notices
+        return updates, notices
 
     def _was_clamped(self, name: str, text: str, value) -> bool:
         p = self.param[name]

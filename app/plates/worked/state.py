@@ -12,7 +12,7 @@ import param
 import attention_core as ac
 from app.plates.worked.inputs import MAX_DK, MAX_DV, MAX_ENTRY, MAX_KEYS, parse_rows, parse_vector
 from app.plates.worked.presets import DEFAULT_PRESET, PRESETS, key_names
-from app.shared.state import MAX_URL_VALUE, PAGE_PARAMS, PlateState, _short
+from app.shared.state import PlateState
 
 STAGES = ("score", "scale", "exponentiate", "normalise", "weighted sum")
 MIN_SLIDER, BASE_SLIDER_END = 0.1, 8.0
@@ -207,24 +207,7 @@ class WorkedState(PlateState):
         (app/runtime/link.js with worked.js): a notice for each one ignored or clamped. Then set
         them in this order: the preset (it loads its numbers), the scaling, the numbers (ignored
         together, with a notice, when they do not fit one another), the stage."""
-        notices: list[str] = []
-        found: dict = {}
-        for name, text in args.items():
-            if name not in self.url_fields:
-                if name not in PAGE_PARAMS:
-                    notices.append(f"ignored unknown setting '{_short(name)}'")
-                continue
-            if len(text) > MAX_URL_VALUE:
-                notices.append(f"ignored '{name}': value too long")
-                continue
-            try:
-                value = self.parse_url_value(name, text)
-            except (ValueError, TypeError, OverflowError) as exc:
-                notices.append(f"ignored '{name}={_short(text)}': {exc}")
-                continue
-            if self._was_clamped(name, text, value):
-                notices.append(self.clamp_notice(name, value))
-            found[name] = value
+        found, notices = self.read_url(args)
         if "preset" in found:
             self.preset = found["preset"]
         if "scaled" in found:

@@ -70,6 +70,19 @@ def screenshot_plates(slugs: list[str], outdir: Path, width: int = 1280, height:
     return [out for _, out in shots]
 
 
+def check_settings(state_class, settings: dict[str, str]) -> None:
+    """Refuse a setting a link would ignore or clamp: a page opened by a person says so in a notice,
+    but an image written from a command line would show the defaults without a word."""
+    from app.shared.state import PAGE_CHOICES, page_param_notices
+
+    notices = state_class().apply_url(settings) + page_param_notices(settings)
+    if notices:
+        accepted = ", ".join(state_class.url_fields) + "; and the page's: " + ", ".join(
+            [f"{k} ({' or '.join(v)})" for k, v in PAGE_CHOICES.items()] + ["hide (control names)"])
+        raise ValueError("a link would not show these settings as given (" + "; ".join(notices)
+                         + f"). This plate's settings: {accepted}")
+
+
 def figure(slug: str, out: str | Path, settings: dict[str, str] | None = None,
            width: int = 1280, height: int = 720) -> Path:
     """Render a plate in the state the URL settings describe to FILE.png or FILE.svg.
@@ -84,11 +97,12 @@ def figure(slug: str, out: str | Path, settings: dict[str, str] | None = None,
     from app.plates import registry
     from app.delivery.export import export_plate
 
-    registry.plate_class(slug)  # ValueError for an unknown plate
+    plate = registry.plate_class(slug)  # ValueError for an unknown plate
     out = Path(out)
     if out.suffix.lower() not in (".png", ".svg"):
         raise ValueError(f"--out must end in .png or .svg, got '{out.name}'")
     settings = dict(settings or {})
+    check_settings(plate.state_class, settings)
     settings.setdefault("embed", "1")
     with tempfile.TemporaryDirectory() as tmp:
         page = export_plate(slug, tmp)

@@ -49,3 +49,17 @@ def test_bad_requests_get_a_message_and_no_file(tmp_path):
     res = subprocess.run([sys.executable, "-m", "app", "figure", "lookup", "angle", "--out", str(tmp_path / "y.png")],
                          cwd=REPO, capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and "NAME=VALUE" in res.stderr
+
+
+@pytest.mark.parametrize("setting, named", [
+    ("angel=90", "unknown setting 'angel'"),       # a typo: the image would show the default angle
+    ("angle=abc", "'angle=abc'"),
+    ("length=999", "'length'"),                     # out of range: a link would clamp it
+    ("theme=blue", "'theme=blue': expected light or dark"),
+])
+def test_a_setting_a_link_would_ignore_or_clamp_fails_with_its_name(tmp_path, setting, named):
+    out = tmp_path / "z.png"
+    res = subprocess.run([sys.executable, "-m", "app", "figure", "lookup", setting, "--out", str(out)], cwd=REPO,
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and named in res.stderr and not out.exists(), res.stderr
+    assert "This plate's settings: angle" in res.stderr, res.stderr  # what it accepts

@@ -302,8 +302,16 @@ def test_a_step_of_n_draws_each_figure_once_and_its_end_draws_none(new_tab, mask
     page = tab.page
     open_plate(page, masking_html.as_uri())
     assert page.evaluate(COUNT_DRAWS, None) == 5  # mask, scores, weights, output, norms
-    page.evaluate("() => { Bokeh.documents[0].get_model_by_name('n').value = 6; }")
-    assert page.evaluate("() => Bokeh.documents[0].get_model_by_name('sync').tags") == ["busy"]
+    # The glue's callback runs a moment after the change (BokehJS calls CustomJS asynchronously),
+    # and on a loaded machine a second evaluate can come after the whole 150 ms run: watch from
+    # within the page (a zero timeout is due before the run's 150 ms one).
+    seen = page.evaluate("""async () => {
+      const d = Bokeh.documents[0], sync = d.get_model_by_name('sync'), until = performance.now() + 5000;
+      d.get_model_by_name('n').value = 6;
+      while (sync.tags.indexOf('busy') < 0 && performance.now() < until) await new Promise((r) => setTimeout(r, 0));
+      return Array.from(sync.tags);
+    }""")
+    assert seen == ["busy"], seen
     page.wait_for_function(RUN_ENDED, timeout=30_000)
     draws = page.evaluate("() => window.__ae_draws")
     assert draws == dict.fromkeys(draws, 1) and "mask_plot" in draws, draws

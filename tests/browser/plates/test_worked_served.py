@@ -165,20 +165,30 @@ def test_each_preset_after_every_stage_shows_the_seed_numbers(tab, served_url):
 # A new preset, then Step as soon as the page has reset its stage, before any message from Python
 # arrives (as a quick student's click does on a slow link). Returns how many server patches had
 # arrived in between: 0 means the race was really run.
-PRESET_THEN_STEP = r"""async (label) => {
+# Choose a preset, wait for the page to load it, press Step. With `hold` > 0 the page's messages
+# after the preset are held back that long, in order, as a loaded machine may deliver them:
+# Python hears of the preset long before the page's busy mark and the Step that follow it.
+# Returns the patches that arrived before the Step and how many messages were held.
+PRESET_THEN_STEP = r"""async ([label, hold]) => {
   const d = Bokeh.documents[0], preset = d.get_model_by_name("preset"), stage = d.get_model_by_name("stage");
   const patches = window.__ae_ws.patches_in;
   const opt = preset.options.find((o) => (Array.isArray(o) ? o[1] : o) === label);
-  preset.value = Array.isArray(opt) ? opt[0] : opt;
-  const nxt = d.get_model_by_name("step_next");
+  preset.value = Array.isArray(opt) ? opt[0] : opt;  // sent now, in full
+  const W = window.WebSocket.prototype, send = W.send, held = [];
+  if (hold > 0) {
+    W.send = function (data) { held.push([this, data]); };
+    setTimeout(() => { W.send = send; for (const [s, data] of held) send.call(s, data); }, hold);
+  }
   // The glue's on_preset runs a moment later (BokehJS calls CustomJS asynchronously), and on a
   // loaded machine that moment has been longer than 200 zero timeouts: wait on the clock.
-  const until = performance.now() + 10000;
+  const nxt = d.get_model_by_name("step_next"), until = performance.now() + 10000;
   while ((stage.active !== null || nxt.disabled) && performance.now() < until) await new Promise((r) => setTimeout(r, 0));
   if (stage.active !== null || nxt.disabled) return "the preset was not loaded on the page within 10 s";
   const el = Bokeh.index.find_one(nxt).el;
   (el.shadowRoot || el).querySelector("button").click();
-  return window.__ae_ws.patches_in - patches;
+  const before_answer = window.__ae_ws.patches_in - patches;
+  if (hold > 0) await new Promise((r) => setTimeout(r, hold + 50));
+  return {patches: before_answer, held: held.length};
 }"""
 
 
@@ -189,7 +199,8 @@ def test_a_step_pressed_before_pythons_answer_to_a_new_preset_is_kept(tab, serve
     step_to_end(page)  # stage 5 of the first preset: the new one must start again from nothing
     wait_synced(page)
     for preset in ("four-keys", "one-token", "three-items"):
-        assert page.evaluate(PRESET_THEN_STEP, LABELS[preset]) == 0  # Step went out before any answer
+        went = page.evaluate(PRESET_THEN_STEP, [LABELS[preset], 0])
+        assert isinstance(went, dict) and went["patches"] == 0, went  # Step went out before any answer
         wait_synced(page)
         st = read(page)
         assert st["preset"] == preset and st["stage"] == 0, (preset, st["stage"])
@@ -206,26 +217,6 @@ def test_a_step_pressed_before_pythons_answer_to_a_new_preset_is_kept(tab, serve
     tab.assert_no_errors()
 
 
-# PRESET_THEN_STEP with the page's messages after the preset held back for `hold` ms, in order,
-# as a loaded machine may deliver them: Python hears of the preset long before the page's busy
-# mark and the Step that follow it.
-PRESET_THEN_STEP_HELD = r"""async ([label, hold]) => {
-  const d = Bokeh.documents[0], preset = d.get_model_by_name("preset"), stage = d.get_model_by_name("stage");
-  const opt = preset.options.find((o) => (Array.isArray(o) ? o[1] : o) === label);
-  preset.value = Array.isArray(opt) ? opt[0] : opt;  // sent now, in full
-  const W = window.WebSocket.prototype, send = W.send, held = [];
-  W.send = function (data) { held.push([this, data]); };
-  setTimeout(() => { W.send = send; for (const [s, data] of held) send.call(s, data); }, hold);
-  const nxt = d.get_model_by_name("step_next"), until = performance.now() + 10000;
-  while ((stage.active !== null || nxt.disabled) && performance.now() < until) await new Promise((r) => setTimeout(r, 0));
-  if (stage.active !== null || nxt.disabled) return "the preset was not loaded on the page within 10 s";
-  const el = Bokeh.index.find_one(nxt).el;
-  (el.shadowRoot || el).querySelector("button").click();
-  await new Promise((r) => setTimeout(r, hold + 50));
-  return held.length > 0;
-}"""
-
-
 def test_a_step_after_a_new_preset_is_kept_when_the_busy_mark_is_slow(tab, served_url):
     """On a loaded machine the page's busy mark, sent as it loads a new preset, reached Python
     after FOLD_WAIT_MS: Python answered the preset alone, and its answer reset the stage after
@@ -233,7 +224,8 @@ def test_a_step_after_a_new_preset_is_kept_when_the_busy_mark_is_slow(tab, serve
     page = open_served(tab, served_url)
     step_to_end(page)
     wait_synced(page)
-    assert page.evaluate(PRESET_THEN_STEP_HELD, [LABELS["four-keys"], 400]) is True  # something was held
+    went = page.evaluate(PRESET_THEN_STEP, [LABELS["four-keys"], 400])
+    assert isinstance(went, dict) and went["held"] > 0, went  # something was held
     wait_synced(page)
     st = read(page)
     assert st["preset"] == "four-keys" and st["stage"] == 0, st["stage"]

@@ -445,16 +445,23 @@ def focus_ring(page) -> str:
 SAVE_STATE = r"""(names) => {
   const d = Bokeh.documents[0];
   window.__ae_saved = [];
-  for (const m of d.all_models) {
+  for (const m of d.all_models)
     if (m.type === 'FactorRange') window.__ae_saved.push([m.id, {factors: Array.from(m.factors)}]);
-    else if (m.type === 'ColumnDataSource' && names.includes(m.name))
+  for (const name of names) {  // in the order named, as Python's answer sends them
+    const m = d.get_model_by_name(name);
+    if (m && m.type === 'ColumnDataSource')
       window.__ae_saved.push([m.id, {data: Object.fromEntries(Object.entries(m.data).map(([k, v]) => [k, Array.from(v)]))}]);
   }
   return window.__ae_saved.length;
 }"""
-REPLAY_STATE = r"""() => {
+# Python's answer comes in several messages (one per source) and the browser may paint a frame
+# between two of them: the saved state is replayed one model per animation frame.
+REPLAY_STATE = r"""async () => {
   const d = Bokeh.documents[0];
-  for (const [id, attrs] of window.__ae_saved) d.get_model_by_id(id).setv(attrs, {sync: false, check_eq: false});
+  for (const [id, attrs] of window.__ae_saved) {
+    d.get_model_by_id(id).setv(attrs, {sync: false, check_eq: false});
+    await new Promise((r) => requestAnimationFrame(() => r()));
+  }
 }"""
 # Every n drawn, in order, read at each animation frame by `drawn_n` (a JS expression of the
 # document `d`; by default the n of the `weights` source, n × n values).

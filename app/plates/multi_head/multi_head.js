@@ -12,6 +12,9 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   var H_CHOICES = [1, 2, 4, 8], D_CHOICES = [4, 8, 16, 512], MAP_WIDTHS = [4, 8, 16], MAX_MAP_WIDTH = 16;
   var N_MIN = 2, N_MAX = 8, HEADS_PER_ROW = 3, CELL_HEAD = 28, CELL = 32, PAPER = [512, 8];
   var reverting = false;
+  // The sources recompute writes, the settings' last (`a` names them as view.py does).
+  var SOURCES = ["head", "head_titles", "head_ticks", "concat", "w_o", "out", "concat_marks", "concat_lines",
+    "w_o_marks", "w_o_lines", "out_marks", "params", "divisors", "setting"];
 
   // --- text (app/shared/formatting.py and data.py write the same) -------------------------------
   var fix = AEPage.fix, paren = AEPage.paren;
@@ -254,12 +257,13 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   }
   function recompute_all(a, st) {
     var r = compute(a.recipes, st.d_model, st.h, st.n, room_of(a)), w = r.width, n = st.n;
-    var pairs = [[a.head, r.head], [a.head_titles, r.head_titles], [a.head_ticks, r.head_ticks],
-      [a.concat, r.concat_data], [a.w_o, r.w_o], [a.out, r.out], [a.concat_marks, r.concat_marks],
-      [a.concat_lines, r.concat_lines], [a.w_o_marks, r.w_o_marks], [a.w_o_lines, r.w_o_lines],
-      [a.out_marks, r.out_marks], [a.params, r.params], [a.divisors, r.divisors],
-      [a.setting, { d_model: [st.d_model], h: [st.h], n: [n], width: [w] }]];
+    var data = { head: r.head, head_titles: r.head_titles, head_ticks: r.head_ticks, concat: r.concat_data,
+      w_o: r.w_o, out: r.out, concat_marks: r.concat_marks, concat_lines: r.concat_lines, w_o_marks: r.w_o_marks,
+      w_o_lines: r.w_o_lines, out_marks: r.out_marks, params: r.params, divisors: r.divisors,
+      setting: { d_model: [st.d_model], h: [st.h], n: [n], width: [w] } };
+    var pairs = SOURCES.map(function (k) { return [a[k], data[k]]; });
     pairs.forEach(function (p) { quiet(p[0], { data: p[1] }); });
+    a.setting.__ae_own = { key: settings_key(st), pairs: pairs };  // what guard() holds the page to
     var g = r.ranges;
     quiet(a.head_x, { start: g[0], end: g[1] }); quiet(a.head_y, { start: g[2], end: g[3] });
     quiet(a.cols_x, { start: -1.5, end: w - 0.5 }); quiet(a.concat_x, { start: -1.5, end: w - 0.5 });
@@ -315,13 +319,27 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   }
 
   // The first change of a run reaches Python before "busy" does, so Python answers it, and that
-  // answer can land after a later step: a message that leaves the page showing other settings
-  // than the widgets hold is an earlier answer, and the page recomputes (AESync.guard_late).
+  // answer can land after a later step (AESync.guard_late). The page keeps the sources it computed
+  // for the widgets' settings; a message that leaves other numbers in one of them while the
+  // widgets hold those settings is an earlier answer, and the page recomputes. Each source is
+  // checked, as Python's answer comes in several messages (one per source) and a frame may be
+  // painted between two of them. Python's answer to these settings agrees to 1e-12 and is kept.
+  function settings_key(st) { return [st.d_model, st.h, st.n].join("|"); }
+  function same_columns(want, got) {
+    var x = want instanceof Map ? want : new Map(Object.entries(want));
+    var y = got instanceof Map ? got : new Map(Object.entries(got || {}));
+    if (x.size !== y.size) return false;
+    for (var [k, v] of x) {
+      var g = y.get(k);
+      if (g == null || !AESync.same_value(Array.from(v), Array.from(g), 1e-9)) return false;
+    }
+    return true;
+  }
   function guard(a) {
-    AESync.guard_late(a.setting, [a.setting], function () {
-      var st = settings(a), cur = a.setting.data;
-      return !reverting && !split_problem(st.d_model, st.h) && st.n >= N_MIN && st.n <= N_MAX &&
-        (st.d_model !== cur.d_model[0] || st.h !== cur.h[0] || st.n !== cur.n[0]);
+    AESync.guard_late(a.setting, SOURCES.map(function (k) { return a[k]; }), function () {
+      var o = a.setting.__ae_own, st = settings(a);
+      if (reverting || o == null || split_problem(st.d_model, st.h) || o.key !== settings_key(st)) return false;
+      return o.pairs.some(function (p) { return !same_columns(p[1], p[0].data); });
     }, function () { recompute(a, settings(a)); });
   }
 

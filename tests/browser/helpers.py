@@ -45,6 +45,7 @@ INIT_SCRIPT = r"""
     if (!this.__ae_hooked) {
       this.__ae_hooked = true;
       ws.sockets += 1;
+      ws.socket = this;  // for HOLD_ANSWERS
       this.addEventListener("message", (ev) => {
         // A patch's content frame: note which model attributes the server changed ("id.attr").
         if (typeof ev.data === "string" && ev.data.startsWith('{"events"')) {
@@ -65,6 +66,21 @@ INIT_SCRIPT = r"""
   };
 })();
 """
+
+# Keep what the server sends from reaching the page until RELEASE_ANSWERS (a slow network or a
+# busy server: Python's answer lands late); returns nothing. RELEASE_ANSWERS hands the held
+# frames to BokehJS in order and returns how many there were.
+HOLD_ANSWERS = r"""() => {
+  const s = window.__ae_ws.socket, own = s.onmessage, held = [];
+  window.__ae_held = {own: own, held: held};
+  s.onmessage = (ev) => { held.push(ev); };
+}"""
+RELEASE_ANSWERS = r"""() => {
+  const s = window.__ae_ws.socket, h = window.__ae_held;
+  s.onmessage = h.own;
+  for (const ev of h.held) h.own.call(s, ev);
+  return h.held.length;
+}"""
 
 READ_STATE = r"""() => {
   const d = Bokeh.documents[0];

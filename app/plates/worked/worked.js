@@ -609,7 +609,11 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     write_texts(a, q2, g.keys, g.values);
     write_errors(a, {});
     recompute(a);
-    run(a, ["length"]);
+    // The texts and numbers it rewrote go too: Python's copies then match the page's, and its
+    // answer to one run of steps holds none of them. Such an answer can land after the next
+    // steps (a slow machine splits a burst in runs); an old query text in it would be read as the
+    // reader's typing and undo them.
+    run(a, ["length", "texts", "numbers"]);
   }
 
   function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }

@@ -13,9 +13,11 @@ from .scaling import dot_product_samples, entropy, flat_line, normal_density, sc
 from .self_attention import check_perm, cross_attention, permutation_check, self_attention, sinusoidal_positions
 from .masking import MaskingSteps, attention_loop, causal_mask, masked_scores, masking_steps, padding_mask, window_mask, zero_after_softmax
 from .multi_head import head_divisor, head_scores, head_width, merge_heads, multi_head_attention, multi_head_recipe, param_counts, split_heads
+from .backward import attention_grads
 
 __all__ = [
     "attention",
+    "attention_grads",
     "attention_loop",
     "cartesian",
     "causal_mask",

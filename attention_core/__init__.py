@@ -14,6 +14,7 @@ from .self_attention import check_perm, cross_attention, permutation_check, self
 from .masking import MaskingSteps, attention_loop, causal_mask, masked_scores, masking_steps, padding_mask, window_mask, zero_after_softmax
 from .multi_head import head_divisor, head_scores, head_width, merge_heads, multi_head_attention, multi_head_recipe, param_counts, split_heads
 from .backward import attention_grads
+from .training import HeadReadout, TrainHistory, TrainSettings, TrainState, head_readout, init_state, loss_and_grads, one_hot_tokens, target_weights, train, train_step
 
 __all__ = [
     "attention",
@@ -29,11 +30,15 @@ __all__ = [
     "entropy",
     "flat_line",
     "head_divisor",
+    "head_readout",
     "head_scores",
     "head_width",
+    "HeadReadout",
+    "init_state",
     "length_sweep",
     "lookup_steps",
     "LookupSteps",
+    "loss_and_grads",
     "masked_scores",
     "masking_steps",
     "MaskingSteps",
@@ -41,6 +46,7 @@ __all__ = [
     "multi_head_attention",
     "multi_head_recipe",
     "normal_density",
+    "one_hot_tokens",
     "padding_mask",
     "param_counts",
     "permutation_check",
@@ -53,6 +59,12 @@ __all__ = [
     "softmax",
     "softmax_jacobian",
     "split_heads",
+    "target_weights",
+    "train",
+    "train_step",
+    "TrainHistory",
+    "TrainSettings",
+    "TrainState",
     "window_mask",
     "zero_after_softmax",
 ]

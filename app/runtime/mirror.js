@@ -484,6 +484,161 @@ var AttentionMirror = (typeof globalThis !== "undefined" && globalThis.Attention
   api.head_width = head_width; api.head_divisor = head_divisor; api.split_heads = split_heads;
   api.merge_heads = merge_heads; api.head_scores = head_scores; api.multi_head_attention = multi_head_attention;
   api.param_counts = param_counts;
+  // --- backward (attention_core/backward.py) -------------------------------------------------
+  function train_transpose(A) {  // (n, m) -> (m, n)
+    return A.length ? A[0].map(function (_, c) { return A.map(function (row) { return row[c]; }); }) : [];
+  }
+
+  // attention_grads(Q, K, V, d_output, mask, scale) -> {dQ (N, d_k), dK (M, d_k), dV (M, d_v)}:
+  // the gradients of sum(d_output * attention(Q, K, V, mask, scale).output). Blocked pairs and
+  // rows with nothing allowed have weight 0, so every term through them is 0.
+  function attention_grads(Q, K, V, d_output, mask, scale) {
+    var res = attention(Q, K, V, mask, scale);
+    var A = res.weights;  // (N, M)
+    var N = Q.length, M = K.length, d_k = K[0].length, d_v = V[0].length, i, j, c;
+    if (d_output.length !== N || d_output.some(function (r) { return r.length !== d_v; })) {
+      throw new Error("d_output must have the output's shape (" + N + ", " + d_v + "), got " + d_output.length +
+        " rows of " + d_output.map(function (r) { return r.length; }).join("/"));
+    }
+    check_finite([].concat.apply([], d_output), "d_output");
+    var s = scale == null ? default_scale(Q[0].length) : scale;
+    var dV = [];  // (M, d_v) each value is blamed by the weight it got
+    for (j = 0; j < M; j++) {
+      dV.push(new Array(d_v).fill(0));
+      for (c = 0; c < d_v; c++) { var t = 0; for (i = 0; i < N; i++) t += A[i][j] * d_output[i][c]; dV[j][c] = t; }
+    }
+    var dS = [];  // (N, M) the softmax's Jacobian row by row: A (dA - sum(dA A)), times the scale
+    for (i = 0; i < N; i++) {
+      var dA = new Array(M), row_dot = 0;  // (M,)
+      for (j = 0; j < M; j++) { var u = 0; for (c = 0; c < d_v; c++) u += d_output[i][c] * V[j][c]; dA[j] = u; }
+      for (j = 0; j < M; j++) row_dot += dA[j] * A[i][j];
+      dS.push(dA.map(function (g, jj) { return A[i][jj] * (g - row_dot) * s; }));
+    }
+    return { dQ: matmul(dS, K), dK: matmul(train_transpose(dS), Q), dV: dV };
+  }
+  api.attention_grads = attention_grads;
+  // --- training (attention_core/training.py): the page gets its start state from Python ---
+  var TRAIN_TIES = { none: ["W_Q", "W_K"], shared: ["W_QK"], identity: [] };
+  var TRAIN_BETA1 = 0.9, TRAIN_BETA2 = 0.999, TRAIN_EPS = 1e-8;
+
+  function train_check(settings) {  // the settings the step uses; seed and init_scale stay in Python
+    ["T", "d_model", "d_k"].forEach(function (k) {
+      if (!Number.isInteger(settings[k]) || settings[k] < 1) throw new Error(k + " must be a whole number >= 1, got " + settings[k]);
+    });
+    if (settings.T < 3) throw new Error("T must be at least 3, got " + settings.T);
+    if (settings.d_model < settings.T) throw new Error("one-hot tokens need d_model >= T, got d_model = " + settings.d_model + " and T = " + settings.T);
+    if (!TRAIN_TIES.hasOwnProperty(settings.tie)) throw new Error("tie must be none, shared or identity, got " + settings.tie);
+    if (settings.tie === "identity" && settings.d_k !== settings.d_model) throw new Error("tie 'identity' needs d_k = d_model = " + settings.d_model + ", got " + settings.d_k);
+    if (settings.optimizer !== "gd" && settings.optimizer !== "adam") throw new Error("optimizer must be gd or adam, got " + settings.optimizer);
+    if (!(Number.isFinite(settings.lr) && settings.lr > 0)) throw new Error("lr must be a finite number above 0, got " + settings.lr);
+    if (typeof settings.scaled !== "boolean") throw new Error("scaled must be true or false, got " + settings.scaled);
+  }
+
+  function train_check_params(settings, params, what) {  // each (d_model, d_k)
+    var names = TRAIN_TIES[settings.tie];
+    var have = Object.keys(params).sort().join(", ");
+    if (have !== names.slice().sort().join(", ")) throw new Error("tie " + settings.tie + " needs " + what + " [" + names.join(", ") + "], got [" + have + "]");
+    names.forEach(function (n) {
+      var W = params[n];
+      if (W.length !== settings.d_model || W.some(function (r) { return r.length !== settings.d_k; })) {
+        throw new Error(n + " must have shape (d_model, d_k) = (" + settings.d_model + ", " + settings.d_k + ")");
+      }
+      W.forEach(function (r) { check_finite(r, n); });
+    });
+  }
+
+  function one_hot_tokens(T, d_model) {  // (T, d_model) token i is basis vector i
+    var X = [];
+    for (var i = 0; i < T; i++) { var r = new Array(d_model).fill(0); r[i] = 1; X.push(r); }
+    return X;
+  }
+
+  function target_weights(T) {  // (T, T) row i on key (i + 1) mod T
+    var A = [];
+    for (var i = 0; i < T; i++) { var r = new Array(T).fill(0); r[(i + 1) % T] = 1; A.push(r); }
+    return A;
+  }
+
+  function train_scale(settings) { return settings.scaled ? 1 / Math.sqrt(settings.d_k) : 1; }
+
+  function train_score_maps(settings, params) {  // [W_Q, W_K], each (d_model, d_k)
+    if (settings.tie === "none") return [params.W_Q, params.W_K];
+    if (settings.tie === "shared") return [params.W_QK, params.W_QK];
+    var I = one_hot_tokens(settings.d_model, settings.d_model);  // (d_model, d_model) Q = K = X
+    return [I, I];
+  }
+
+  function train_forward(settings, params) {
+    var X = one_hot_tokens(settings.T, settings.d_model);  // (T, d_model)
+    var maps = train_score_maps(settings, params);
+    var Q = matmul(X, maps[0]), K = matmul(X, maps[1]);  // (T, d_k) each
+    var res = attention(Q, K, X, null, train_scale(settings));  // values V = X
+    var Y = matmul(target_weights(settings.T), X);  // (T, d_model) Y[i] = X[(i + 1) mod T]
+    return { X: X, Q: Q, K: K, output: res.output, weights: res.weights, Y: Y };
+  }
+
+  function train_add(A, B) { return A.map(function (r, i) { return r.map(function (v, c) { return v + B[i][c]; }); }); }
+
+  // loss_and_grads(settings, params) -> {loss, grads}: L = (1/T) sum ||output_i - Y_i||^2 and
+  // dL/dW for each parameter of the tie (dW = X^T dQ; a shared map collects both roles).
+  function loss_and_grads(settings, params) {
+    train_check(settings);
+    train_check_params(settings, params, "parameters");
+    var f = train_forward(settings, params), T = settings.T, loss = 0;
+    var err = f.output.map(function (r, i) { return r.map(function (v, c) { return v - f.Y[i][c]; }); });  // (T, d_model)
+    err.forEach(function (r) { r.forEach(function (e) { loss += e * e; }); });
+    var d_output = err.map(function (r) { return r.map(function (e) { return 2 * e / T; }); });  // (T, d_model)
+    var g = attention_grads(f.Q, f.K, f.X, d_output, null, train_scale(settings));
+    var Xt = train_transpose(f.X);  // (d_model, T)
+    var dW_Q = matmul(Xt, g.dQ), dW_K = matmul(Xt, g.dK);  // (d_model, d_k) each
+    var grads = settings.tie === "none" ? { W_Q: dW_Q, W_K: dW_K }
+      : settings.tie === "shared" ? { W_QK: train_add(dW_Q, dW_K) } : {};
+    return { loss: loss / T, grads: grads };
+  }
+
+  // train_step(settings, state) -> a new state {params, m, v, step}; `state` is not changed.
+  // Plain gradient descent, or Adam with bias correction (betas 0.9, 0.999, eps 1e-8).
+  function train_step(settings, state) {
+    train_check(settings);
+    train_check_params(settings, state.m, "first moments");
+    train_check_params(settings, state.v, "second moments");
+    if (!(Number.isInteger(state.step) && state.step >= 0)) throw new Error("step must be a whole number >= 0, got " + state.step);
+    var grads = loss_and_grads(settings, state.params).grads, t = state.step + 1, lr = settings.lr;
+    var out = { params: {}, m: {}, v: {}, step: t };
+    TRAIN_TIES[settings.tie].forEach(function (n) {
+      var W = state.params[n], G = grads[n], M0 = state.m[n], V0 = state.v[n];
+      if (settings.optimizer === "gd") {
+        out.params[n] = W.map(function (r, i) { return r.map(function (w, c) { return w - lr * G[i][c]; }); });
+        out.m[n] = M0.map(function (r) { return r.slice(); });
+        out.v[n] = V0.map(function (r) { return r.slice(); });
+        return;
+      }
+      var c1 = 1 - Math.pow(TRAIN_BETA1, t), c2 = 1 - Math.pow(TRAIN_BETA2, t);  // bias correction: m, v start at 0
+      out.m[n] = M0.map(function (r, i) { return r.map(function (m, c) { return TRAIN_BETA1 * m + (1 - TRAIN_BETA1) * G[i][c]; }); });
+      out.v[n] = V0.map(function (r, i) { return r.map(function (v, c) { return TRAIN_BETA2 * v + (1 - TRAIN_BETA2) * (G[i][c] * G[i][c]); }); });
+      out.params[n] = W.map(function (r, i) {
+        return r.map(function (w, c) { return w - lr * (out.m[n][i][c] / c1) / (Math.sqrt(out.v[n][i][c] / c2) + TRAIN_EPS); });
+      });
+    });
+    return out;
+  }
+
+  // head_readout(settings, state): what the plate draws (the same fields as the core's HeadReadout).
+  function head_readout(settings, state) {
+    var lg = loss_and_grads(settings, state.params), f = train_forward(settings, state.params);
+    var s = train_scale(settings), T = settings.T, maps = train_score_maps(settings, state.params);
+    var S = scores(f.Q, f.K).map(function (r) { return r.map(function (v) { return v * s; }); });  // (T, T)
+    var target = target_weights(T), asymmetry = 0, sq = 0;
+    for (var i = 0; i < T; i++) for (var j = 0; j < T; j++) asymmetry = Math.max(asymmetry, Math.abs(S[i][j] - S[j][i]));
+    Object.keys(lg.grads).forEach(function (n) { lg.grads[n].forEach(function (r) { r.forEach(function (g) { sq += g * g; }); }); });
+    return {
+      loss: lg.loss, output: f.output, weights: f.weights, scores: S, target: target,
+      target_mass: f.weights.map(function (r, i) { return r[(i + 1) % T]; }),
+      qk: matmul(maps[0], train_transpose(maps[1])), grad_norm: Math.sqrt(sq), asymmetry: asymmetry, step: state.step,
+    };
+  }
+  api.one_hot_tokens = one_hot_tokens; api.target_weights = target_weights; api.loss_and_grads = loss_and_grads;
+  api.train_step = train_step; api.head_readout = head_readout;
   if (typeof globalThis !== "undefined") globalThis.AttentionMirror = api;
   return api;
 })();

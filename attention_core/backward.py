@@ -69,7 +69,7 @@ def attention_grads(Q, K, V, d_output, mask=None, scale=None):
         dS = _softmax_backward(A, dA) * s  # (..., N, M)
         dQ = dS @ K  # (..., N, d_k)
         dK = np.swapaxes(dS, -1, -2) @ Q  # (..., M, d_k)
-    grads = (_sum_to_shape(dQ, Q.shape), _sum_to_shape(dK, K.shape), _sum_to_shape(dV, V.shape))
+        grads = (_sum_to_shape(dQ, Q.shape), _sum_to_shape(dK, K.shape), _sum_to_shape(dV, V.shape))
     for g, name in zip(grads, ("dQ", "dK", "dV")):
         if not np.all(np.isfinite(g)):
             raise ValueError(f"{name} overflows float64 (shape {g.shape}) for d_output of shape {dO.shape}; "

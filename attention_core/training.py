@@ -44,12 +44,12 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 
 import numpy as np
 
-from ._validate import as_float_array
+from ._validate import as_float_array, safe_norm
 from .attention import attention
 from .backward import attention_grads
 
@@ -135,12 +135,13 @@ class TrainState:
     """The head's parameters and the optimiser's memory after `step` steps.
 
     `params`, `m` and `v` map PARAM_NAMES[tie] to read-only (d_model, d_k) arrays; m and v are
-    Adam's first and second moments (zeros, and unused, for plain gradient descent).
+    Adam's first and second moments (zeros, and unused, for plain gradient descent). Each state
+    has dicts and arrays of its own, so changing one state can never change another.
     """
 
-    params: MappingProxyType
-    m: MappingProxyType
-    v: MappingProxyType
+    params: dict
+    m: dict
+    v: dict
     step: int
 
 
@@ -170,28 +171,40 @@ class TrainHistory:
     asymmetry: np.ndarray  # (steps + 1,) max |S − Sᵀ|
 
 
-def _frozen(arrays: dict) -> MappingProxyType:
-    """A read-only view of copies of `arrays`, so no caller can change a state in place."""
+def _frozen(arrays: dict) -> dict:
+    """Read-only copies of `arrays`, so no caller can change a state's numbers in place."""
     out = {}
     for name, a in arrays.items():
         a = np.array(a, dtype=np.float64)  # (d_model, d_k)
         a.flags.writeable = False
         out[name] = a
-    return MappingProxyType(out)
+    return out
 
 
 def one_hot_tokens(T: int, d_model: int) -> np.ndarray:
     """The task's tokens: token i is the i-th standard basis vector, (T, d_model)."""
+    T = _whole(T, "T", 1, MAX_T)
+    d_model = _whole(d_model, "d_model", 1, MAX_WIDTH)
+    if d_model < T:
+        raise ValueError(f"one-hot tokens need d_model >= T, got d_model = {d_model} and T = {T}")
     return np.eye(T, d_model)  # (T, d_model)
 
 
 def target_weights(T: int) -> np.ndarray:
     """The target attention pattern: row i puts all its weight on key (i + 1) mod T, (T, T)."""
+    T = _whole(T, "T", 1, MAX_T)
     return np.roll(np.eye(T), 1, axis=1)  # (T, T)
+
+
+def _check_settings(settings) -> None:
+    """ValueError unless `settings` is a TrainSettings (whose own checks have then run)."""
+    if not isinstance(settings, TrainSettings):
+        raise ValueError(f"settings must be a TrainSettings, got {type(settings).__name__}")
 
 
 def init_state(settings: TrainSettings) -> TrainState:
     """The starting state: weights ~ Normal(0, init_scale² / d_model) from default_rng(seed), moments 0."""
+    _check_settings(settings)
     rng = np.random.default_rng(settings.seed)  # (generator) seeded
     std = settings.init_scale / math.sqrt(settings.d_model)
     shape = (settings.d_model, settings.d_k)
@@ -203,8 +216,10 @@ def init_state(settings: TrainSettings) -> TrainState:
 def _check_params(settings: TrainSettings, params) -> dict:
     """`params` as float arrays with the names and shapes the tie needs; ValueError otherwise."""
     want = PARAM_NAMES[settings.tie]
-    if set(params) != set(want):
-        raise ValueError(f"tie={settings.tie!r} needs parameters {list(want)}, got {sorted(params)}")
+    if not isinstance(params, Mapping):
+        raise ValueError(f"parameters must be a mapping of names to arrays, got {type(params).__name__}")
+    if sorted(map(str, params)) != sorted(want) or not all(isinstance(k, str) for k in params):
+        raise ValueError(f"tie={settings.tie!r} needs parameters {list(want)}, got {sorted(map(repr, params))}")
     shape = (settings.d_model, settings.d_k)
     out = {}
     for name in want:
@@ -242,6 +257,7 @@ def loss_and_grads(settings: TrainSettings, params) -> tuple[float, dict]:
     The output's gradient goes back through `attention_grads` to Q and K, then through
     Q = X W_Q and K = X W_K to the maps (dW = Xᵀ dQ); a shared map collects both.
     """
+    _check_settings(settings)
     params = _check_params(settings, params)
     X, Q, K, output, _, Y = _forward(settings, params)
     err = output - Y  # (T, d_model)
@@ -261,8 +277,11 @@ def loss_and_grads(settings: TrainSettings, params) -> tuple[float, dict]:
 
 
 def _grad_norm(grads: dict) -> float:
-    """Frobenius norm over all the score parameters' gradients together."""
-    return math.sqrt(sum(float(np.sum(g * g)) for g in grads.values()))
+    """Frobenius norm over all the score parameters' gradients together (0 when there are none)."""
+    if not grads:
+        return 0.0
+    flat = np.concatenate([g.ravel() for g in grads.values()])  # (n_params,)
+    return float(safe_norm(flat))  # squares of huge gradients would overflow
 
 
 def _adam(w, g, m, v, t: int, lr: float):
@@ -275,39 +294,46 @@ def _adam(w, g, m, v, t: int, lr: float):
     return w, m, v
 
 
-def _check_state(settings: TrainSettings, state: TrainState) -> None:
+def _checked_state(settings: TrainSettings, state: TrainState) -> tuple[dict, dict, dict]:
+    """(params, m, v) of `state` as float arrays, once they fit `settings`; ValueError otherwise."""
+    _check_settings(settings)
     if not isinstance(state, TrainState):
         raise ValueError(f"state must be a TrainState, got {type(state).__name__}")
-    _check_params(settings, state.params)
-    _check_params(settings, state.m)
-    _check_params(settings, state.v)
     _whole(state.step, "step", 0, 2**63 - 1)
+    return (_check_params(settings, state.params), _check_params(settings, state.m),
+            _check_params(settings, state.v))
 
 
 def train_step(settings: TrainSettings, state: TrainState) -> TrainState:
     """One optimiser step from `state`: a new state; `state` itself is left as it was."""
-    _check_state(settings, state)
-    _, grads = loss_and_grads(settings, state.params)
+    params, m, v = _checked_state(settings, state)
+    _, grads = loss_and_grads(settings, params)
     t = state.step + 1
-    params, m, v = {}, {}, {}
-    for name, g in grads.items():
-        w = state.params[name]
-        if settings.optimizer == "gd":
-            params[name], m[name], v[name] = w - settings.lr * g, state.m[name], state.v[name]
-        else:
-            params[name], m[name], v[name] = _adam(w, g, state.m[name], state.v[name], t, settings.lr)
-    return TrainState(params=_frozen(params), m=_frozen(m), v=_frozen(v), step=t)
+    new_params, new_m, new_v = {}, {}, {}
+    with np.errstate(over="ignore", invalid="ignore"):
+        for name, g in grads.items():
+            if settings.optimizer == "gd":
+                new_params[name], new_m[name], new_v[name] = params[name] - settings.lr * g, m[name], v[name]
+            else:
+                new_params[name], new_m[name], new_v[name] = _adam(params[name], g, m[name], v[name], t, settings.lr)
+    for name, w in new_params.items():
+        if not (np.all(np.isfinite(w)) and np.all(np.isfinite(new_v[name]))):
+            raise ValueError(f"step {t} overflows float64 in {name} (lr {settings.lr}); use a smaller learning rate")
+    return TrainState(params=_frozen(new_params), m=_frozen(new_m), v=_frozen(new_v), step=t)
 
 
 def head_readout(settings: TrainSettings, state: TrainState) -> HeadReadout:
     """Everything the plate draws for `state`: the loss, the pattern against the target, W_Q W_Kᵀ,
     the score maps' gradient norm and how far the scores are from symmetric."""
-    _check_state(settings, state)
-    params = _check_params(settings, state.params)
+    params, _, _ = _checked_state(settings, state)
     loss, grads = loss_and_grads(settings, params)
     _, Q, K, output, weights, _ = _forward(settings, params)
     S = (Q @ K.T) * settings.scale  # (T, T)
     W_Q, W_K = _score_maps(settings, params)
+    with np.errstate(over="ignore", invalid="ignore"):
+        qk = W_Q @ W_K.T  # (d_model, d_model) rows beyond T never meet a token, so attention did not check them
+    if not np.all(np.isfinite(qk)):
+        raise ValueError(f"W_Q W_Kᵀ overflows float64 (shape {qk.shape}); use smaller weights")
     target = target_weights(settings.T)  # (T, T)
     return HeadReadout(
         loss=loss,
@@ -316,7 +342,7 @@ def head_readout(settings: TrainSettings, state: TrainState) -> HeadReadout:
         scores=S,
         target=target,
         target_mass=np.sum(weights * target, axis=1),  # (T,)
-        qk=W_Q @ W_K.T,  # (d_model, d_model)
+        qk=qk,
         grad_norm=_grad_norm(grads),
         asymmetry=float(np.max(np.abs(S - S.T))),
         step=state.step,
@@ -327,6 +353,7 @@ def train(settings: TrainSettings, steps: int, state: TrainState | None = None):
     """`steps` steps from `state` (init_state(settings) if None): (final state, TrainHistory)."""
     steps = _whole(steps, "steps", 0, MAX_STEPS)
     state = init_state(settings) if state is None else state
+    _checked_state(settings, state)
     rows = []
     for k in range(steps + 1):
         r = head_readout(settings, state)

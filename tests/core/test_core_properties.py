@@ -378,6 +378,18 @@ GOOD = {
     "head_divisor": (ac.head_divisor, dict(d_model=8, h=2)),
     "default_scale": (ac.default_scale, dict(d_k=4)),
     "multi_head_recipe": (ac.multi_head_recipe, dict(n=3, d_model=4)),
+    "attention_grads": (ac.attention_grads, dict(Q=np.ones((2, 3)), K=np.ones((4, 3)), V=np.ones((4, 2)),
+                                                 d_output=np.ones((2, 2)))),
+    "one_hot_tokens": (ac.one_hot_tokens, dict(T=3, d_model=4)),
+    "target_weights": (ac.target_weights, dict(T=3)),
+    "init_state": (ac.init_state, dict(settings=ac.TrainSettings(T=3, d_model=4, d_k=2))),
+    "loss_and_grads": (ac.loss_and_grads, dict(settings=ac.TrainSettings(T=3, d_model=4, d_k=2),
+                                               params={"W_Q": np.ones((4, 2)), "W_K": np.eye(4, 2)})),
+    "train_step": (ac.train_step, dict(settings=ac.TrainSettings(T=3, d_model=4, d_k=2),
+                                       state=ac.init_state(ac.TrainSettings(T=3, d_model=4, d_k=2)))),
+    "head_readout": (ac.head_readout, dict(settings=ac.TrainSettings(T=3, d_model=4, d_k=2),
+                                           state=ac.init_state(ac.TrainSettings(T=3, d_model=4, d_k=2)))),
+    "train": (ac.train, dict(settings=ac.TrainSettings(T=3, d_model=4, d_k=2), steps=3)),
 }
 
 

@@ -24,22 +24,21 @@ venv: $(STAMP)
 serve: $(STAMP)
 	$(VENV)/bin/attention-explorable serve --port $(PORT)
 
-# make test runs the suite in two workers (pytest-xdist; each starts its own server and browser,
-# and the tests spend much of their time waiting on them), then the plates' functional browser
-# tests again with every workaround off (AE_WORKAROUNDS=off): the product must be correct
-# without them. TEST_WORKERS=0 runs in one process; tests marked slow are left to make test-all.
+# make test runs the suite in two workers (pytest-xdist; each starts its own servers and browser,
+# and the tests spend much of their time waiting on them). The plates' functional browser tests
+# run twice in it, [on] and [off]: the second time against a server and exports run with
+# AE_WORKAROUNDS=off, as the product must be correct without app/workarounds/.
+# TEST_WORKERS=0 runs in one process; tests marked slow are left to make test-all.
 TEST_WORKERS ?= 2
 PYTEST_WORKERS := $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist worksteal)
 
 test: $(STAMP)
 	@sh .ci/ensure-chromium
 	$(PY) -m pytest -q -m "not slow" $(PYTEST_WORKERS)
-	AE_WORKAROUNDS=off $(PY) -m pytest -q -m "functional and not slow" $(PYTEST_WORKERS)
 
 test-all: $(STAMP)
 	@sh .ci/ensure-chromium
 	$(PY) -m pytest -q $(PYTEST_WORKERS)
-	AE_WORKAROUNDS=off $(PY) -m pytest -q -m functional $(PYTEST_WORKERS)
 
 # Every plate at 1280x720, 1920x1080 and 390x844, written over the visual test's references in
 # tests/browser/references/ (look at them, then commit them: that is how references are renewed).

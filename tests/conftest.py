@@ -8,7 +8,8 @@
   Playwright per worker (a second sync Playwright in the same worker fails).
 - The plates' functional browser tests (the numbers on the page against attention_core, drags,
   keys and clicks, offline exports: tests/browser/plates/ and the files in FUNCTIONAL) are marked
-  `functional`: `make test` runs them a second time with AE_WORKAROUNDS=off.
+  `functional` and run twice, `[on]` and `[off]`: the second time against a server and exports
+  run with AE_WORKAROUNDS=off (the product must be correct without app/workarounds/).
 """
 
 from __future__ import annotations
@@ -45,13 +46,23 @@ def app_server(tmp_path_factory):
 
 def pytest_configure(config):
     browser_markers(config)
-    config.addinivalue_line("markers", "functional: a plate's functional browser test, run again with AE_WORKAROUNDS=off")
+    config.addinivalue_line("markers", "functional: a plate's functional browser test, run with the workarounds on and off")
+
+
+def functional(path: Path) -> bool:
+    """Whether the tests in `path` are the plates' functional browser tests."""
+    return ("browser" in path.parts and "plates" in path.parts) or path.name in FUNCTIONAL
+
+
+def pytest_generate_tests(metafunc):
+    # Once with the workarounds on and once with AE_WORKAROUNDS=off (tests/browser/fixtures.py).
+    if "workarounds" in metafunc.fixturenames and functional(metafunc.definition.path):
+        metafunc.parametrize("workarounds", ["on", "off"], indirect=True)
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        parts = item.path.parts
-        if ("browser" in parts and "plates" in parts) or item.path.name in FUNCTIONAL:
+        if functional(item.path):
             item.add_marker(pytest.mark.functional)
     rank = {name: i for i, name in enumerate(LONG_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))  # stable: the rest keep their order

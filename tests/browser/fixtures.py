@@ -145,48 +145,91 @@ class Server:
     url: str
     log_path: Path
     process: subprocess.Popen
+    log_file: object = None
 
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        if self.log_file is not None:
+            self.log_file.close()
+
+
+def _start_server(log_dir: Path, env: dict) -> Server:
+    """`python -m app serve --port <free port>`, up until /liveness answers 200."""
+    port = _free_port()
+    log_path = log_dir / "serve.log"
+    log = open(log_path, "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--port", str(port)],
+                            cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env=env)
+    srv = Server(f"http://localhost:{port}", log_path, proc, log)
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    last = None
+    while True:
+        if proc.poll() is not None:
+            srv.stop()
+            pytest.fail(f"the server exited with {proc.returncode} before answering; log:\n{srv.log()}")
+        try:
+            with urllib.request.urlopen(f"{srv.url}/liveness", timeout=2) as r:
+                if r.status == 200:
+                    return srv
+                last = f"HTTP {r.status}"
+        except (urllib.error.URLError, ConnectionError, OSError) as exc:
+            last = repr(exc)
+        if time.monotonic() > deadline:
+            srv.stop()
+            pytest.fail(f"the server did not answer /liveness within {SERVER_START_TIMEOUT:.0f} s "
+                        f"(last: {last}); log:\n{srv.log()}")
+        time.sleep(0.1)  # poll interval
+
+
+# --- workarounds on and off -----------------------------------------------------------------
+# The plates' functional tests run twice, with the workarounds on and with AE_WORKAROUNDS=off
+# (tests/conftest.py parametrizes `workarounds` for them): in one run of the suite, so that
+# their second round fills the workers' idle time instead of following the rest. A server and
+# each export are made once per worker and mode, when a test first asks for them.
+def mode_env(mode: str) -> dict:
+    """The environment of a server or an export run with the workarounds `mode` ("on": as this
+    process has it; "off": AE_WORKAROUNDS=off, app/workarounds/)."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if mode == "off":
+        env["AE_WORKAROUNDS"] = "off"
+    return env
+
+
+@pytest.fixture
+def workarounds(request) -> str:
+    """ "on" (the default) or "off": how the served app and the exports this test uses run."""
+    return getattr(request, "param", "on")
+
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory):
-    """`python -m app serve --port <free port>`, up until /liveness answers 200; always stopped."""
-    port = _free_port()
-    log_path = tmp_path_factory.mktemp("server") / "serve.log"
-    log = open(log_path, "wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--port", str(port)],
-        cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    srv = Server(f"http://localhost:{port}", log_path, proc)
+def servers(tmp_path_factory):
+    """servers(mode) -> the Server for that workarounds mode, started on first use; all stopped."""
+    started: dict[str, Server] = {}
+
+    def get(mode: str) -> Server:
+        if mode not in started:
+            started[mode] = _start_server(tmp_path_factory.mktemp(f"server-{mode}"), mode_env(mode))
+        return started[mode]
+
     try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        last = None
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"the server exited with {proc.returncode} before answering; log:\n{srv.log()}")
-            try:
-                with urllib.request.urlopen(f"{srv.url}/liveness", timeout=2) as r:
-                    if r.status == 200:
-                        break
-                    last = f"HTTP {r.status}"
-            except (urllib.error.URLError, ConnectionError, OSError) as exc:
-                last = repr(exc)
-            if time.monotonic() > deadline:
-                pytest.fail(f"the server did not answer /liveness within {SERVER_START_TIMEOUT:.0f} s "
-                            f"(last: {last}); log:\n{srv.log()}")
-            time.sleep(0.1)  # poll interval
-        yield srv
+        yield get
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
+        for srv in started.values():
+            srv.stop()
+
+
+@pytest.fixture
+def server(servers, workarounds) -> Server:
+    """The served app (`python -m app serve` on a free port) in this test's workarounds mode."""
+    return servers(workarounds)
 
 
 @pytest.fixture(autouse=True)
@@ -202,7 +245,7 @@ def server_log_clean(request):
     assert "Traceback" not in new and "ERROR" not in new, f"server log during the test:\n{new}"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def served_url(server) -> str:
     """Base URL of the running server, e.g. http://localhost:PORT (serves / and /lookup)."""
     return server.url
@@ -210,26 +253,37 @@ def served_url(server) -> str:
 
 # --- the exported page ----------------------------------------------------------------------
 @pytest.fixture(scope="session")
-def export_plate(tmp_path_factory):
-    """export_plate(slug) -> OUTDIR/<slug>.html, written once per session by
-    `python -m app export OUTDIR --plate SLUG` (the real command line)."""
+def exports(tmp_path_factory):
+    """exports(mode) -> OUTDIR holding every registered plate's page, written once per worker and
+    workarounds mode by one `python -m app export OUTDIR --plate SLUG ...` (the real command
+    line; one process for all the plates, as importing Panel and Bokeh is most of an export)."""
+    from app.plates import registry
+
     done: dict[str, Path] = {}
 
-    def run(slug: str) -> Path:
-        if slug not in done:
-            outdir = tmp_path_factory.mktemp(f"export-{slug}")
-            res = subprocess.run([sys.executable, "-m", "app", "export", str(outdir), "--plate", slug], cwd=REPO,
-                                 capture_output=True, text=True, timeout=300)
-            path = outdir / f"{slug}.html"
-            if res.returncode != 0 or not path.is_file():
-                pytest.fail(f"export of {slug} failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
-            done[slug] = path
-        return done[slug]
+    def run(mode: str = "on") -> Path:
+        if mode not in done:
+            outdir = tmp_path_factory.mktemp(f"export-{mode}")
+            cmd = [sys.executable, "-m", "app", "export", str(outdir)]
+            for slug in registry.slugs():
+                cmd += ["--plate", slug]
+            res = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600, env=mode_env(mode))
+            missing = [s for s in registry.slugs() if not (outdir / f"{s}.html").is_file()]
+            if res.returncode != 0 or missing:
+                pytest.fail(f"export failed ({res.returncode}, missing {missing}):\n{res.stdout}\n{res.stderr}")
+            done[mode] = outdir
+        return done[mode]
 
     return run
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
+def export_plate(exports, workarounds):
+    """export_plate(slug) -> the plate's exported file, in this test's workarounds mode."""
+    return lambda slug: exports(workarounds) / f"{slug}.html"
+
+
+@pytest.fixture
 def exported_file(export_plate) -> Path:
     """OUTDIR/lookup.html, the lookup plate's export."""
     return export_plate("lookup")

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import math
 import random
-import subprocess
-import sys
 import zlib
 from importlib import import_module
+from pathlib import Path
 from urllib.parse import urlencode
 
 import numpy as np
@@ -30,7 +29,7 @@ import pytest
 
 from app.plates import registry
 
-from helpers import REPO, wait_synced
+from helpers import wait_synced
 
 pytestmark = pytest.mark.browser
 
@@ -271,20 +270,10 @@ def test_served_page_holds_pythons_numbers(new_tab, served_url, slug):
     check_plate(tab, slug, f"{served_url}/{slug}", served=True)
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    """OUTDIR with every registered plate's page, written by one `python -m app export OUTDIR
-    --plate SLUG ...` (the real command line; one process for all the plates instead of
-    export_plate's one per plate: importing Panel and Bokeh is most of an export's time)."""
-    outdir = tmp_path_factory.mktemp("numbers-export")
-    cmd = [sys.executable, "-m", "app", "export", str(outdir)]
-    for slug in registry.slugs():
-        cmd += ["--plate", slug]
-    res = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
-    missing = [s for s in registry.slugs() if not (outdir / f"{s}.html").is_file()]
-    if res.returncode != 0 or missing:
-        pytest.fail(f"export failed ({res.returncode}, missing {missing}):\n{res.stdout}\n{res.stderr}")
-    return outdir
+@pytest.fixture
+def exported(exports, workarounds) -> Path:
+    """OUTDIR with every registered plate's page (fixtures.exports), in this test's mode."""
+    return exports(workarounds)
 
 
 @pytest.mark.parametrize("slug", registry.slugs())

@@ -251,7 +251,7 @@ def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
 # --------------------------------------------------------------------------- exported
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def masking_html(export_plate) -> Path:
     return export_plate("masking")
 

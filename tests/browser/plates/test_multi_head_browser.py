@@ -177,7 +177,7 @@ def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
     tab.assert_no_errors()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def exported(export_plate):
     return export_plate("multi-head")
 

@@ -230,7 +230,7 @@ def test_served_answer_to_a_change_of_width(tab, served_url, server):
     tab.assert_no_errors()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def exported(export_plate) -> Path:
     return export_plate("scaling")
 

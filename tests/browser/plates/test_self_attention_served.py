@@ -205,7 +205,7 @@ def test_served_typed_garbage_gets_a_message_and_changes_nothing(tab, served_url
 # --------------------------------------------------------------------------- exported, offline
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def exported_self_attention(export_plate):
     return export_plate(SLUG)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import attention_core as ac
 from app.plates.worked.inputs import vector_text
@@ -318,6 +319,13 @@ def test_dragging_the_query_is_live_and_python_agrees(tab, served_url):
     tab.assert_no_errors()
 
 
+BURST_STATE = r"""() => {
+  const m = (n) => Bokeh.documents[0].get_model_by_name(n);
+  return {length: m('length').value, query: Array.from(m('query').data.vec[0]), text: m('query_text').value_input,
+          tags: Array.from(m('sync').tags), patches_in: window.__ae_ws.patches_in, changes_in: window.__ae_ws.changes_in.slice(-30)};
+}"""
+
+
 def test_a_burst_of_length_steps_is_folded_in_once(tab, served_url):
     """Five quick steps of the length slider: the page stretches the query at each step itself,
     and Python folds the burst in once the steps pause (not once per step), then agrees with
@@ -339,8 +347,12 @@ def test_a_burst_of_length_steps_is_folded_in_once(tab, served_url):
     # Python's answer lands after the pause: the query text it writes reads the final length.
     q_dir = np.asarray(before["query"]["vec"][0], dtype=float)
     q_end = q_dir / np.linalg.norm(q_dir) * length
-    page.wait_for_function("([n, q]) => window.__ae_ws.patches_in > n && Bokeh.documents[0].get_model_by_name('query')"
-                           ".data.vec[0].every((x, i) => Math.abs(x - q[i]) < 1e-9)", arg=[t0["patches_in"], q_end.tolist()])
+    try:
+        page.wait_for_function("([n, q]) => window.__ae_ws.patches_in > n && Bokeh.documents[0].get_model_by_name('query')"
+                               ".data.vec[0].every((x, i) => Math.abs(x - q[i]) < 1e-9)", arg=[t0["patches_in"], q_end.tolist()])
+    except PlaywrightTimeout:
+        pytest.fail(f"the page did not end at length {length}: {page.evaluate(BURST_STATE)}, "
+                    f"waited for the query {q_end.tolist()} and a patch after #{t0['patches_in']}")
     wait_synced(page)
     st = read(page)
     # How often Python wrote the table during the burst: once per fold (a slow machine may split
@@ -395,7 +407,7 @@ def test_an_answer_to_part_of_a_burst_landing_after_the_rest_is_not_taken_for_ty
 
 
 # --------------------------------------------------------------------------- exported
-@pytest.fixture(scope="module")
+@pytest.fixture
 def exported(export_plate) -> Path:
     return export_plate("worked")
 

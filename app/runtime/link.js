@@ -67,9 +67,19 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
     var x = Number(text);
     if (!Number.isFinite(x)) throw new Error("not a finite number");
     var lo = f.bounds ? f.bounds[0] : null, hi = f.bounds ? f.bounds[1] : null;
+    if (f.wrap && lo !== null && hi !== null && !(lo <= x && x <= hi)) return wrapped(x, lo, hi);
     if (lo !== null && x < lo) x = lo;
     if (hi !== null && x > hi) x = hi;
     return f.type === "integer" ? round_half_even(x) : x;
+  }
+
+  // A field whose range is a circle (an angle): a value outside it is the same direction, wrapped
+  // into it (-30 -> 330). app.shared.state.wrapped does the same operations.
+  function wrapped(x, lo, hi) {
+    var span = hi - lo, r = (x - lo) % span;
+    if (r < 0) r += span;
+    if (r >= span) r -= span;
+    return lo + r;
   }
 
   function read_link(params, spec, custom) {
@@ -91,7 +101,7 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
         return;
       }
       Array.prototype.push.apply(notices, later);
-      if ((f.type === "integer" || f.type === "number") && Math.abs(Number(text) - value) > 1e-9) {
+      if ((f.type === "integer" || f.type === "number") && !f.wrap && Math.abs(Number(text) - value) > 1e-9) {
         notices.push("'" + name + "' set to " + (f.type === "integer" ? String(value) : g6(value)) + ", the nearest allowed value");
       }
       values[name] = value;

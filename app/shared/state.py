@@ -30,6 +30,9 @@ class PlateState(param.Parameterized):
     """Common behaviour of the plates' states (subclasses declare the parameters)."""
 
     url_fields: tuple[str, ...] = ()
+    # Number fields whose range is a circle (an angle in degrees): a link's value outside it is
+    # the same direction, wrapped into it (-30 -> 330), not moved to the nearest end.
+    url_wrapped: tuple[str, ...] = ()
 
     def reset(self) -> None:
         """Every URL field back to its default."""
@@ -79,6 +82,8 @@ class PlateState(param.Parameterized):
             elif isinstance(p, param.Number):
                 kind = "integer" if isinstance(p, param.Integer) else "number"
                 fields[name] = {"type": kind, "bounds": list(p.bounds) if p.bounds else None}
+                if name in self.url_wrapped:
+                    fields[name]["wrap"] = True
             else:
                 fields[name] = {"type": "custom"}
             fields[name]["default"] = self.url_default(name)
@@ -111,6 +116,8 @@ class PlateState(param.Parameterized):
             if not math.isfinite(x):
                 raise ValueError("not a finite number")
             lo, hi = p.bounds or (None, None)
+            if name in self.url_wrapped and lo is not None and hi is not None and not lo <= x <= hi:
+                return wrapped(x, lo, hi)
             if lo is not None and x < lo:
                 x = lo
             if hi is not None and x > hi:
@@ -151,7 +158,7 @@ class PlateState(param.Parameterized):
 
     def _was_clamped(self, name: str, text: str, value) -> bool:
         p = self.param[name]
-        if isinstance(p, param.Number) and not isinstance(p, param.Boolean):
+        if isinstance(p, param.Number) and not isinstance(p, param.Boolean) and name not in self.url_wrapped:
             try:
                 return abs(float(text) - float(value)) > 1e-9
             except ValueError:
@@ -165,6 +172,17 @@ class PlateState(param.Parameterized):
     @staticmethod
     def _show(value) -> str:
         return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def wrapped(x: float, lo: float, hi: float) -> float:
+    """`x` wrapped into [lo, hi), as link.js's wrapped() does it, operation for operation."""
+    span = hi - lo
+    r = math.fmod(x - lo, span)
+    if r < 0:
+        r += span
+    if r >= span:
+        r -= span
+    return lo + r
 
 
 def whole_number(value, label: str, lo: int, hi: int) -> int:

@@ -120,3 +120,25 @@ def test_page_settings_are_read_alike_served_and_exported():
     assert page_param_notices({"hide": "angle, d_k"}, known) == []
     assert page_param_notices({"hide": "angle,angel"}, known) == [
         "ignored 'hide=angel': no control of that name on this page"]
+
+
+ANGLES = ["-30", "725", "360", "-360", "0", "-0", "720", "-1e308", "1e308", "-1e-20", "359.99999999999994",
+          "-359.99999999999994", "1e17", "-4.9e-324", "90.5", "-0.5", "360.0000000001"]
+
+
+def test_an_angle_outside_its_circle_is_wrapped_alike_served_and_exported():
+    """The lookup's angle is a direction: a link's -30 is 330 (the same direction), not 0, with no
+    notice, in Python (PlateState.read_url) and in link.js, to the last bit."""
+    from app.plates.lookup.state import LookupState
+
+    spec = LookupState().url_spec()
+    assert spec["fields"]["angle"].get("wrap") is True
+    cases = [[["angle", a]] for a in ANGLES]
+    got = run_driver(DRIVER, {"spec": spec, "links": cases}, scripts=(js_file("link.js"),), expect=len(cases))
+    for pairs, js in zip(cases, got):
+        values, notices = LookupState().read_url(dict(pairs))
+        assert js["notices"] == notices == [], pairs
+        assert js["values"]["angle"] == values["angle"], pairs
+        assert 0.0 <= values["angle"] <= 360.0
+    by_text = {p[0][1]: v["values"]["angle"] for p, v in zip(cases, got)}
+    assert by_text["-30"] == 330.0 and by_text["725"] == 5.0 and by_text["360"] == 360.0 and by_text["-360"] == 0.0

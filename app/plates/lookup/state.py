@@ -42,6 +42,7 @@ class LookupState(PlateState):
     keys = param.Array(DEFAULT_KEYS.copy(), doc="The five keys' 2D coordinates, shape (5, 2), each within ±5.")
 
     url_fields = ("angle", "length", "d_k", "scaled", "keys")
+    url_wrapped = ("angle",)
 
     def __init__(self, **params):
         super().__init__(**params)

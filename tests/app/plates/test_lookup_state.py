@@ -117,16 +117,16 @@ def test_url_round_trip_property(angle, length, d_k, scaled, keys):
 
 
 def test_clamps_out_of_range_with_notice():
+    """The length is clamped, with a notice; the angle is a direction, so -5 is 355 and 400 is 40,
+    with none (issue 43: -30 was clamped to 0)."""
     s = LookupState()
     notices = s.apply_url({"length": "1e9", "angle": "-5"})
     assert s.length == MAX_LENGTH == 5.0
-    assert s.angle == 0.0
-    assert len(notices) == 2
-    assert any("'length'" in n and "5" in n for n in notices), notices
-    assert any("'angle'" in n and "0" in n for n in notices), notices
+    assert s.angle == 355.0
+    assert len(notices) == 1 and "'length'" in notices[0] and "5" in notices[0], notices
     s = LookupState()
     notices = s.apply_url({"length": "0", "angle": "400"})
-    assert (s.length, s.angle) == (MIN_LENGTH, 360.0) and len(notices) == 2
+    assert (s.length, s.angle) == (MIN_LENGTH, 40.0) and len(notices) == 1
     assert_valid(s)
 
 

@@ -115,9 +115,11 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
       quiet(a.angle, { value: pol[0] });
       quiet(a.length, { value: length });
     } else {
+      // To 0.01 (a pixel is about 0.02 here): a key dropped on the origin is at 0, 0 in the
+      // link, not 8.28967e-16, -4.1e-16.
       var kd = a.keys.data;
-      kd.x[d.target] = clamp(ev.x, -LIMITS.max_coord, LIMITS.max_coord);
-      kd.y[d.target] = clamp(ev.y, -LIMITS.max_coord, LIMITS.max_coord);
+      kd.x[d.target] = Number(clamp(ev.x, -LIMITS.max_coord, LIMITS.max_coord).toFixed(2)) || 0;
+      kd.y[d.target] = Number(clamp(ev.y, -LIMITS.max_coord, LIMITS.max_coord).toFixed(2)) || 0;
       a.keys.change.emit();
     }
     recompute(a);

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from helpers import (
@@ -188,6 +189,24 @@ def test_url_state_and_bad_url(new_tab, served_url):
     assert st["length"] == 5 and st["angle"] == 40, (st["angle"], st["length"])
     assert_matches_core(st, core_state(length=5.0))
     bad.assert_no_errors()
+
+
+def test_a_key_dropped_on_the_origin_is_at_zero_in_the_link(tab, served_url):
+    """A dragged key lands on a 0.01 grid (finer than a pixel here), so the origin is 0,0 in the
+    address and Python's state, not a pixel's inverse like 8.28967e-16 (issue 43, 4.5)."""
+    page = open_lookup(tab, served_url)
+    st = read_state(page)
+    k = st["keys"]
+    sent = wait_synced(page)["sent"]
+    drag(page, to_page_xy(page, "vectors", k["x"][2], k["y"][2]), to_page_xy(page, "vectors", 0.0, 0.0))
+    wait_synced(page, sent)
+    st = read_state(page)
+    assert (st["keys"]["x"][2], st["keys"]["y"][2]) == (0.0, 0.0), st["keys"]
+    page.wait_for_function("() => new URL(location.href).searchParams.get('keys') !== null")
+    keys = page.evaluate("() => new URL(location.href).searchParams.get('keys')")
+    assert keys.split(";")[2] == "0,0" and "e-" not in keys, keys
+    assert_matches_core(st, core_state(keys=np.column_stack([st["keys"]["x"], st["keys"]["y"]])))
+    tab.assert_no_errors()
 
 
 def test_touch_drag(new_tab, served_url):

@@ -115,11 +115,11 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
       quiet(a.angle, { value: pol[0] });
       quiet(a.length, { value: length });
     } else {
-      // To 0.01 (a pixel is about 0.02 here): a key dropped on the origin is at 0, 0 in the
-      // link, not 8.28967e-16, -4.1e-16.
-      var kd = a.keys.data;
-      kd.x[d.target] = Number(clamp(ev.x, -LIMITS.max_coord, LIMITS.max_coord).toFixed(2)) || 0;
-      kd.y[d.target] = Number(clamp(ev.y, -LIMITS.max_coord, LIMITS.max_coord).toFixed(2)) || 0;
+      // A pointer lands on a 0.01 grid (a pixel is about 0.02 here): a key dropped on the origin
+      // is at 0, 0 in the link, not 8.28967e-16. The arrow keys' steps (ev.exact) are kept as they are.
+      var kd = a.keys.data, grid = function (v) { return ev.exact ? v : Number(v.toFixed(2)) || 0; };
+      kd.x[d.target] = grid(clamp(ev.x, -LIMITS.max_coord, LIMITS.max_coord));
+      kd.y[d.target] = grid(clamp(ev.y, -LIMITS.max_coord, LIMITS.max_coord));
       a.keys.change.emit();
     }
     recompute(a);
@@ -270,7 +270,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     var x, y;
     if (target === "query") { x = a.query.data.x[0] + st.dx; y = a.query.data.y[0] + st.dy; }
     else { x = a.keys.data.x[target] + st.dx; y = a.keys.data.y[target] + st.dy; }
-    on_pan(a, { x: x, y: y });
+    on_pan(a, { x: x, y: y, exact: true });
     return true;
   }
 

@@ -24,10 +24,10 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
     var D = a.data;
     var n = a.n.value, k = a.shuffle.value;
     if (n == null || !Number.isFinite(Number(n)) || Number(n) !== Math.round(Number(n)) || n < D.n_min || n > D.n_max) {
-      return { error: "Tokens n: type a whole number from " + D.n_min + " to " + D.n_max + "; the plate keeps what it shows." };
+      return { error: settings_error("Tokens n", D.n_min, D.n_max) };
     }
     if (k == null || !Number.isFinite(Number(k)) || Number(k) !== Math.round(Number(k)) || k < 0 || k > D.max_shuffle) {
-      return { error: "Shuffle #: type a whole number from 0 to " + D.max_shuffle + "; the plate keeps what it shows." };
+      return { error: settings_error("Shuffle #", 0, D.max_shuffle) };
     }
     return { n: Number(n), shuffle: Number(k), positions: a.positions.active.indexOf(0) >= 0,
              cross: a.cross.active.indexOf(0) >= 0 };
@@ -249,8 +249,42 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
 
   // Screen readers: text alternatives, the table view and a polite, throttled summary (a11y.js).
   function speak_text(a) { return AEA11y.text_of(a.check.text); }
+  // Bokeh's Spinner leaves its value alone when the number typed is out of its range (99999, -5):
+  // the box would show it beside a plate drawn for another value, with no word. When a box's
+  // text is not the value it holds, the page says so (settings' own words) and keeps what it shows.
+  var BOXES = [["n", function (D) { return settings_error("Tokens n", D.n_min, D.n_max); }],
+               ["shuffle", function (D) { return settings_error("Shuffle #", 0, D.max_shuffle); }]];
+  function settings_error(label, lo, hi) {
+    return label + ": type a whole number from " + lo + " to " + hi + "; the plate keeps what it shows.";
+  }
+  function box_of(model) {
+    var v = typeof Bokeh !== "undefined" && Bokeh.index ? Bokeh.index.find_one(model) : null;
+    return v ? v.shadow_el || v.el : null;
+  }
+  function check_boxes(a) {
+    var wrong = null;
+    BOXES.forEach(function (b) {
+      var root = box_of(a[b[0]]), input = root && root.querySelector("input");
+      if (!input || wrong) return;
+      var text = input.value.trim(), value = a[b[0]].value;
+      if (text !== "" && (value == null || Number(text) !== Number(value))) wrong = b[1](a.data);
+    });
+    if (wrong) quiet(a.message, { text: wrong });
+    else if (!settings(a).error && a.message.text !== "") quiet(a.message, { text: "" });
+  }
   function on_ready(a) {
     if (typeof document === "undefined") return;
+    BOXES.forEach(function (b) {
+      var root = box_of(a[b[0]]);  // the view's shadow root outlives a re-render of the input
+      if (!root || root.__ae_checked) return;
+      root.__ae_checked = true;
+      ["change", "focusout"].forEach(function (type) {
+        root.addEventListener(type, function () { setTimeout(function () { check_boxes(a); }, 0); });
+      });
+      root.addEventListener("keydown", function (ev) {
+        if (ev.key === "Enter") setTimeout(function () { check_boxes(a); }, 0);
+      });
+    });
     AEA11y.init(a, function () { return speak_text(a); });
   }
 

@@ -171,7 +171,11 @@ def test_served_clicks_recompute_live_then_python_agrees(tab, served_url, server
     tab.assert_no_errors()
 
 
-def test_served_typed_garbage_gets_a_message_and_changes_nothing(tab, served_url, server_log_clean):
+@pytest.mark.parametrize("typed", ["", "99999", "-5"])
+def test_served_typed_garbage_gets_a_message_and_changes_nothing(tab, served_url, server_log_clean, typed):
+    """An empty box (the Spinner's value goes to None) and a number out of range (the Spinner
+    keeps its value and shows the text: issue 43, 4.2) both get the message, and nothing else
+    changes; a good number typed next is taken."""
     page = tab.page
     open_plate(page, f"{served_url}/{SLUG}?n=6&shuffle=4")
     wait_synced(page)
@@ -184,6 +188,7 @@ def test_served_typed_garbage_gets_a_message_and_changes_nothing(tab, served_url
     page.mouse.click(*box)
     page.keyboard.press("Control+A")
     page.keyboard.press("Backspace")
+    page.keyboard.type(typed)
     page.keyboard.press("Enter")
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('message').text.includes('Shuffle #')")
     wait_synced(page, sent)
@@ -192,6 +197,7 @@ def test_served_typed_garbage_gets_a_message_and_changes_nothing(tab, served_url
     for name in SOURCES:
         assert after[name] == before[name], name  # nothing else changed
     # A good number typed next is taken, and the message goes.
+    page.keyboard.press("Control+A")
     page.keyboard.type("9")
     page.keyboard.press("Enter")
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('message').text === ''")

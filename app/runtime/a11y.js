@@ -219,8 +219,15 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     Array.from((doc && doc.all_models) || []).forEach(function (m) {
       var fix = null;
       if (m.type === "Slider" || m.type === "RangeSlider") {
+        // noUiSlider announces a value with two decimals, whatever the slider shows ("6.00" for
+        // scaling's d_k = 64, a slider of log2 d_k): a one-handle slider says what it shows.
         fix = function (root) {
-          root.querySelectorAll(".noUi-handle").forEach(function (h) { set_label(h, m.title || m.name || "slider"); });
+          var shown = m.type === "Slider" ? root.querySelector(".bk-slider-value") : null;
+          root.querySelectorAll(".noUi-handle").forEach(function (h) {
+            set_label(h, m.title || m.name || "slider");
+            if (shown && shown.textContent && h.getAttribute("aria-valuetext") !== shown.textContent)
+              h.setAttribute("aria-valuetext", shown.textContent);
+          });
         };
       } else if (m.type === "Spinner") {
         fix = function (root) {

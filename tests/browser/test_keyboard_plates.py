@@ -182,6 +182,10 @@ def test_scaling_keyboard(tab, served_url):
     check_tab_reaches_everything(page)
     check_alts(page, {"histogram_plot", "flat_plot", "jacobian_plot", "entropy_plot", "contrast_plot"})
 
+    # The d_k slider moves log2 d_k; a screen reader hears the width it shows (issue 43: "6.00").
+    dk_said = ("() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('d_k'));"
+               " return (v.shadow_el || v.el).querySelector('.noUi-handle').getAttribute('aria-valuetext'); }")
+    page.wait_for_function(f"() => ({dk_said})() === '64'")
     sent = wait_synced(page)["sent"]
     handle(page, "flat_plot", "width").focus()
     assert focus_ring(page) == "solid 3px"
@@ -202,6 +206,7 @@ def test_scaling_keyboard(tab, served_url):
     assert_matches_core(st, 128, False)
     page.wait_for_function("() => { const e = document.querySelector('.ae-live'); return e && e.textContent.startsWith('d_k = 128 '); }",
                            timeout=WAIT)
+    page.wait_for_function(f"() => ({dk_said})() === '128'")
     tables = toggle_tables(page)
     w = ac.flat_line([128], [2, 1, 0], scaled=False)[0]
     got = [num(r[2]) for r in tables["Weights at the chosen width"][1:]]

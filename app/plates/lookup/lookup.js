@@ -109,10 +109,13 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     var d = drags[a.plot.id];
     if (!d) return;
     if (d.target === "query") {
+      // A control a link hides (?hide=length) is a setting the lesson fixed: the drag keeps it
+      // and moves only the other one.
       var pol = M.polar(ev.x, ev.y);
-      var length = clamp(pol[1], LIMITS.min_length, LIMITS.max_length);
-      set_query_polar(a, pol[0], length);
-      quiet(a.angle, { value: pol[0] });
+      var angle = a.angle.visible === false ? Number(a.angle.value) : pol[0];
+      var length = a.length.visible === false ? Number(a.length.value) : clamp(pol[1], LIMITS.min_length, LIMITS.max_length);
+      set_query_polar(a, angle, length);
+      quiet(a.angle, { value: angle });
       quiet(a.length, { value: length });
     } else {
       // A pointer lands on a 0.01 grid (a pixel is about 0.02 here): a key dropped on the origin

@@ -647,7 +647,11 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     var y = clamp(snap(clamp(ev.y, yr.start + m, yr.end - m)), -e, e);
     x = Number(x.toFixed(2)); y = Number(y.toFixed(2));  // 1.35, not 1.3500000000000001
     var g = good(a), q = g.query[0], K = g.keys, V = g.values;
-    if (d.target === "query") q = [x, y];
+    if (d.target === "query") {
+      // A length a link hides (?hide=length) is fixed for the lesson: the drag turns the query.
+      var r = Math.hypot(x, y), keep = norm_of(q);
+      q = a.length.visible === false && r > 0 && q.length === 2 ? [x / r * keep, y / r * keep] : [x, y];
+    }
     else if (which === "keys") K[d.target] = [x, y];
     else V[d.target] = [x, y];
     write_inputs(a, q, K, V);

@@ -209,6 +209,23 @@ def test_a_key_dropped_on_the_origin_is_at_zero_in_the_link(tab, served_url):
     tab.assert_no_errors()
 
 
+def test_a_hidden_length_is_kept_by_a_drag(tab, served_url):
+    """?hide=length fixes the query's length for a lesson: a drag of the query turns it and keeps
+    the length (issue 43, 4.5: it changed a setting the student cannot see)."""
+    page = open_lookup(tab, served_url, "?hide=length&length=2.5")
+    assert page.evaluate("() => Bokeh.documents[0].get_model_by_name('length').visible") is False
+    sent = wait_synced(page)["sent"]
+    x, y = query_xy(page)
+    drag(page, to_page_xy(page, "vectors", x, y), to_page_xy(page, "vectors", -1.0, 4.0))
+    wait_synced(page, sent)
+    st = read_state(page)
+    assert st["length"] == pytest.approx(2.5, abs=1e-12)
+    assert math.hypot(st["query"]["x"][0], st["query"]["y"][0]) == pytest.approx(2.5, abs=1e-9)
+    assert st["angle"] == pytest.approx(math.degrees(math.atan2(4.0, -1.0)), abs=1.0)
+    assert_matches_core(st, core_state(angle=float(st["angle"]), length=2.5))
+    tab.assert_no_errors()
+
+
 def test_touch_drag(new_tab, served_url):
     """One finger on the query, through CDP Input.dispatchTouchEvent: Chromium turns the touch
     into pointer events (pointerType "touch"), which is what Bokeh listens to. The plot must own

@@ -299,8 +299,11 @@ def check_drag(page, readings: list[dict], before: dict) -> None:
         assert r["tags"] == ["busy"]
 
 
-def test_dragging_the_query_is_live_and_python_agrees(tab, served_url):
-    page = open_served(tab, served_url, "?preset=four-tokens&step=5")
+@pytest.mark.parametrize("hide", ["", "length"])
+def test_dragging_the_query_is_live_and_python_agrees(tab, served_url, hide):
+    """A drag of the query; with ?hide=length (a lesson fixed the length) it turns the query and
+    keeps its length (issue 43, 4.5)."""
+    page = open_served(tab, served_url, "?preset=four-tokens&step=5" + (f"&hide={hide}" if hide else ""))
     scroll_plot_into_view(page, "keys_plot")
     before = read(page)
     start = to_page_xy(page, "keys_plot", 1.5, 1.0)
@@ -312,7 +315,12 @@ def test_dragging_the_query_is_live_and_python_agrees(tab, served_url):
     st = read(page)
     assert st["tags"] == []
     q = st["query"]["vec"][0]
-    assert abs(q[0] - 2.5) <= 0.1 and abs(q[1] + 1.0) <= 0.1, q
+    if hide:
+        kept = float(np.linalg.norm(before["query"]["vec"][0]))
+        assert float(np.linalg.norm(q)) == pytest.approx(kept, rel=1e-12), (q, kept)
+        assert abs(np.arctan2(q[1], q[0]) - np.arctan2(-1.0, 2.5)) <= 0.05, q
+    else:
+        assert abs(q[0] - 2.5) <= 0.1 and abs(q[1] + 1.0) <= 0.1, q
     assert st["query_text"] == vector_text(q)
     assert_matches_core(st)  # Python's numbers, pushed after the gesture
     page.wait_for_function("() => window.location.search.includes('query=')")

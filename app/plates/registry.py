@@ -12,6 +12,7 @@ PLATES: list[tuple[str, str]] = [
     ("self-attention", "app.plates.self_attention:SelfAttentionPlate"),
     ("masking", "app.plates.masking:MaskingPlate"),
     ("multi-head", "app.plates.multi_head:MultiHeadPlate"),
+    ("learn", "app.plates.learn:LearnPlate"),
 ]
 
 

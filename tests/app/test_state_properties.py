@@ -162,8 +162,18 @@ def valid_multi_head(s):
     assert type(s.n) is int and N_MIN <= s.n <= N_MAX
 
 
+def valid_learn(s):
+    from app.plates.learn.state import D_K_CHOICES, INIT_BOUNDS, LR_BOUNDS, MAX_STEP, OPTIMIZERS, SEEDS, TIES
+
+    assert type(s.step) is int and 0 <= s.step <= MAX_STEP and type(s.seed) is int and 0 <= s.seed < SEEDS
+    assert LR_BOUNDS[0] <= s.lr <= LR_BOUNDS[1] and INIT_BOUNDS[0] <= s.init_scale <= INIT_BOUNDS[1]
+    assert s.d_k in D_K_CHOICES and s.tie in TIES and s.optimizer in OPTIMIZERS and isinstance(s.scaled, bool)
+    s.settings()  # attention_core takes it
+
+
 VALID = {"lookup": valid_lookup, "worked": valid_worked, "scaling": valid_scaling,
-         "self-attention": valid_self_attention, "masking": valid_masking, "multi-head": valid_multi_head}
+         "self-attention": valid_self_attention, "masking": valid_masking, "multi-head": valid_multi_head,
+         "learn": valid_learn}
 
 
 def pick(rng, seq):
@@ -378,8 +388,29 @@ def browser_multi_head(rng, p):
             p.n_w.trigger("value_throttled", None, v)  # read-only in Python; a served page's release runs this
 
 
+def browser_learn(rng, p):
+    """What learn.js sends when training stops (a commit: the widgets and the step under a "busy"
+    mark), or one widget's change alone (a hostile page may send anything)."""
+    r = rng.random()
+    if r < 0.4:  # a commit: the step and one box, as the page sends them
+        p.sync.tags = ["busy"]
+        step = _hostile_number(rng) if rng.random() < 0.3 else int(rng.integers(-5, 400))
+        _set(p.srcs["run"], "data", {"step": [step]} if rng.random() < 0.9 else {"step": [1, 2]})
+        box = [p.lr_w, p.init_w, p.seed_w][int(rng.integers(3))]
+        _set(box, "value", _hostile_number(rng) if rng.random() < 0.5 else float(rng.uniform(0, 3)))
+        p.sync.tags = []
+    elif r < 0.6:
+        _set(p.dk_w, "value", str(pick(rng, ["1", "8", "64", "3", "nan", "", "1e9"])))
+    elif r < 0.8:
+        w = [p.tie_w, p.optimizer_w, p.speed_w][int(rng.integers(3))]
+        _set(w, "active", _active(rng, 3, False))
+    else:
+        _set(p.scaled_w, "active", _active(rng, 1, True))
+
+
 BROWSER = {"lookup": browser_lookup, "worked": browser_worked, "scaling": browser_scaling,
-           "self-attention": browser_self_attention, "masking": browser_masking, "multi-head": browser_multi_head}
+           "self-attention": browser_self_attention, "masking": browser_masking, "multi-head": browser_multi_head,
+           "learn": browser_learn}
 
 
 # --------------------------------------------------------------------------- the run

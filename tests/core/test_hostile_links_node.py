@@ -51,6 +51,12 @@ const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
 // with its attributes, `id`, `type`, `setv` and `change` (what the glue uses of a BokehJS model).
 const TYPED = { float64: Float64Array, float32: Float32Array, int32: Int32Array, uint32: Uint32Array,
                 int16: Int16Array, uint16: Uint16Array, int8: Int8Array, uint8: Uint8Array, bool: Uint8Array };
+// Bokeh gzips a buffer it writes as base64 (bokeh.core.serialization.Buffer.to_base64), and BokehJS
+// inflates it: so does this.
+function unbytes(b64) {
+  const b = Buffer.from(b64, "base64");
+  return b.length > 1 && b[0] === 0x1f && b[1] === 0x8b ? require("zlib").gunzipSync(b) : b;
+}
 function decode(rep) {
   const by_id = {};
   function model(x) {
@@ -84,9 +90,9 @@ function decode(rep) {
       }
       case "set": return new Set((x.entries || []).map(dec));
       case "slice": return { start: x.start, stop: x.stop, step: x.step };
-      case "bytes": return Buffer.from(x.data, "base64");
+      case "bytes": return unbytes(x.data);
       case "typed_array": case "ndarray": {
-        const bytes = Buffer.from(x.array.data, "base64"), T = TYPED[x.dtype];
+        const bytes = unbytes(x.array.data), T = TYPED[x.dtype];
         if (x.array.type !== "bytes" || !T) throw new Error("cannot decode a " + x.dtype + " array");
         return new T(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
       }

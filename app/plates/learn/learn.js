@@ -370,7 +370,7 @@ var LearnLive = (typeof globalThis !== "undefined" && globalThis.LearnLive) || (
   function speed(a) { return a.limits.speeds[a.speed.active] || a.limits.speeds[1]; }
   function start_frames(a, run) {
     run.running = true;
-    run.owed = 0;
+    run.owed = 0.5;  // a step is taken once half of one is owed: at 60 a second on a 60 Hz screen, one a frame
     run.t_last = now();
     run.raf = requestAnimationFrame(function (t) { frame(a, run); });
   }

@@ -318,6 +318,7 @@ def test_masking_js_writes_exactly_what_python_writes():
                     else:
                         assert x == y, (s.to_url(), name, col, x, y)
         assert got["_notes"] == want["_notes"]
+        assert got["_scores_title"] == want["_scores_title"]
         assert res["checks_table"] == checks_table_html(want["checks"])
         assert abs(got["_norm_end"] - want["_norm_end"]) <= 1e-12
         assert res["url"] == s.to_url(), (res["url"], s.to_url())  # link.js with url_values and url_format

@@ -18,6 +18,8 @@ from app.shared.formatting import MINUS, fix
 from app.shared.theme import PALETTE
 
 TOL = 1e-12  # how close a row sum must be to 1 (or 0) for the page's check
+# The scores panel's title: the mask added before the softmax, or (zeroing after it) not at all.
+SCORES_TITLES = {False: "Scores S/√d_k + M", True: "Scores S/√d_k (no M)"}
 # The named sources, in the order the view pushes them.
 SOURCES = ("mask", "scores", "weights", "row_sums", "output", "contrast_weights", "contrast_row_sums",
            "contrast_output", "norms", "checks")
@@ -103,12 +105,18 @@ def view_data(state: MaskingState, st: ac.MaskingSteps | None = None) -> dict:
                           "tip": f"{pair}: " + ("allowed, M = 0<br>tap to block it" if ok else
                                                 f"blocked, M = {NEG_INF}<br>tap to allow it")})
         s = float(st.scaled[i, j])
-        fill = signed_shade(s, top_s, DIVERGE_NEG, DIVERGE_POS) if ok else MASKED_FILL
-        score_rows.append({**base(i, j), "value": float(st.shown[i, j]), "text": signed(s, 2) if ok else NEG_INF,
-                           "fill": fill, "ink": ink_for(fill),
-                           "tip": f"{pair}: q·k / √4 = {signed(s, 3)}<br>" + (
-                               f"+ M = 0 → the softmax sees {signed(s, 3)}" if ok else
-                               f"+ M = {NEG_INF} → the softmax sees {NEG_INF}, and exp({NEG_INF}) = 0")})
+        if state.contrast:  # the softmax sees every score; the mask comes after it, on the weights
+            fill = signed_shade(s, top_s, DIVERGE_NEG, DIVERGE_POS)
+            score_rows.append({**base(i, j), "value": s, "text": signed(s, 2), "fill": fill, "ink": ink_for(fill),
+                               "tip": f"{pair}: q·k / √4 = {signed(s, 3)}<br>the softmax sees {signed(s, 3)}" + (
+                                   "" if ok else "; the mask zeroes its weight after")})
+        else:
+            fill = signed_shade(s, top_s, DIVERGE_NEG, DIVERGE_POS) if ok else MASKED_FILL
+            score_rows.append({**base(i, j), "value": float(st.shown[i, j]), "text": signed(s, 2) if ok else NEG_INF,
+                               "fill": fill, "ink": ink_for(fill),
+                               "tip": f"{pair}: q·k / √4 = {signed(s, 3)}<br>" + (
+                                   f"+ M = 0 → the softmax sees {signed(s, 3)}" if ok else
+                                   f"+ M = {NEG_INF} → the softmax sees {NEG_INF}, and exp({NEG_INF}) = 0")})
         wv = float(st.weights[i, j])
         if ok:
             fill = shade(PALETTE["weights"], wv)
@@ -168,25 +176,43 @@ def view_data(state: MaskingState, st: ac.MaskingSteps | None = None) -> dict:
     }
     top_norm = float(max(np.max(st.norms), np.max(st.contrast_norms), 0.0))
     data["_norm_end"] = max(1.0, top_norm * 1.45)
+    data["_scores_title"] = SCORES_TITLES[bool(state.contrast)]
     data["_notes"] = notes_html(state.kind, n, state.p, state.w, state.causal_window,
                                 [i for i in range(n) if empty[i]], state.contrast)
     return data
 
 
 def checks_data(state: MaskingState, st: ac.MaskingSteps, mask: np.ndarray) -> dict:
-    """The pins recomputed for the current mask; masking.js's checks_data writes the same."""
+    """The pins recomputed for the current mask, about the weights the page shows (zeroed after
+    the softmax in that mode): a ✓ never stands beside a cell that contradicts it. masking.js's
+    checks_data writes the same."""
     n = state.n
     Q, K, V = state.qkv()
-    target = np.where(st.empty_rows, 0.0, 1.0)  # (n,)
-    sums_ok = bool(np.all(np.abs(st.row_sums - target) <= TOL))
-    n_empty = int(st.empty_rows.sum())
-    sums_detail = f"{n - n_empty} of {n} rows sum to 1" + (f", {n_empty} to 0" if n_empty else "")
+    contrast = bool(state.contrast)
+    shown_w = st.contrast_weights if contrast else st.weights  # (n, n)
+    shown_sums = st.contrast_row_sums if contrast else st.row_sums  # (n,)
+    empty = np.zeros(n, dtype=bool) if contrast else st.empty_rows  # (n,)
+    target = np.where(empty, 0.0, 1.0)  # (n,)
+    sums_ok = bool(np.all(np.abs(shown_sums - target) <= TOL))
+    n_one = int(np.sum(np.abs(shown_sums - 1.0) <= TOL))
+    n_empty = int(empty.sum())
+    if contrast:
+        sums_detail = f"{n_one} of {n} rows sum to 1" + ("" if sums_ok else ": zeroed after the softmax, the rest fall short")
+    else:
+        sums_detail = f"{n - n_empty} of {n} rows sum to 1" + (f", {n_empty} to 0" if n_empty else "")
     blocked = ~mask  # (n, n)
     n_blocked = int(blocked.sum())
-    zero_ok = bool(np.all(st.weights[blocked] == 0.0))
+    zero_ok = bool(np.all(shown_w[blocked] == 0.0))
     zero_detail = f"{n_blocked} blocked, all exactly 0" if n_blocked else "nothing is blocked"
-    causal_w = float(ac.attention(Q, K, V, mask=ac.causal_mask(n))[1][0, 0])
-    causal_ok = causal_w == 1.0
+    single = [i for i in range(n) if int(mask[i].sum()) == 1]  # rows with one allowed key
+    single_ok = all(float(shown_w[i][mask[i]][0]) == 1.0 for i in single)
+    if not single:
+        single_detail = "no row has exactly one allowed key"
+    elif single_ok:
+        single_detail = ", ".join(qname(i) for i in single) + ": weight exactly 1 on the one key"
+    else:
+        i = next(i for i in single if float(shown_w[i][mask[i]][0]) != 1.0)
+        single_detail = f"{qname(i)}'s one key gets {fix(float(shown_w[i][mask[i]][0]), 3)}, not 1"
     shrink_rows = blocked.any(axis=1)  # (n,)
     cs = st.contrast_row_sums  # (n,)
     shrink_ok = bool(np.all(cs[shrink_rows] < 1.0)) and bool(np.all(np.abs(cs[~shrink_rows] - 1.0) <= TOL))
@@ -203,7 +229,7 @@ def checks_data(state: MaskingState, st: ac.MaskingSteps, mask: np.ndarray) -> d
     rows = [
         ("Each row of weights sums to 1 (0 if nothing allowed)", sums_ok, sums_detail),
         ("Blocked pairs get weight exactly 0", zero_ok, zero_detail),
-        ("Causal mask: q1's weight on k1 is exactly 1", causal_ok, "its one key takes it all"),
+        ("A row with one allowed key gives it weight exactly 1", single_ok, single_detail),
         ("Zeroed after softmax: a row that blocks sums below 1", shrink_ok, shrink_detail),
         ("attention(Q, K, V, mask) equals a plain loop", loop_ok, "differences < 1e-12" if loop_ok
          else "they disagree"),
@@ -211,7 +237,6 @@ def checks_data(state: MaskingState, st: ac.MaskingSteps, mask: np.ndarray) -> d
     ]
     return {"check": [r[0] for r in rows], "ok": [r[1] for r in rows], "mark": ["✓" if r[1] else "✗" for r in rows],
             "detail": [r[2] for r in rows]}
-
 
 
 # The checks' table is plain HTML (app/shared/html_table.py), written again by masking.js's

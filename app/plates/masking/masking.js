@@ -113,23 +113,41 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     return m;
   }
 
+  // About the weights the page shows (zeroed after the softmax in that mode): a check mark never
+  // stands beside a cell that contradicts it (data.py's checks_data, in the same words).
+  var SCORES_TITLES = ["Scores S/\u221ad_k + M", "Scores S/\u221ad_k (no M)"];
   function checks_data(st, s, mask, rec) {
-    var n = st.n, i, j;
-    var sums_ok = true, n_empty = 0, n_blocked = 0, zero_ok = true, shrink_ok = true, lo = Infinity, hi = -Infinity, n_shrink = 0;
+    var n = st.n, i, j, contrast = !!st.contrast;
+    var shown_w = contrast ? s.contrast_weights : s.weights, shown_sums = contrast ? s.contrast_row_sums : s.row_sums;
+    var sums_ok = true, n_one = 0, n_empty = 0, n_blocked = 0, zero_ok = true, shrink_ok = true, lo = Infinity, hi = -Infinity, n_shrink = 0;
+    var single = [];
     for (i = 0; i < n; i++) {
-      if (s.empty_rows[i]) n_empty += 1;
-      if (!(Math.abs(s.row_sums[i] - (s.empty_rows[i] ? 0 : 1)) <= TOL)) sums_ok = false;
-      var blocks = false;
+      var empty = !contrast && s.empty_rows[i];
+      if (empty) n_empty += 1;
+      if (!(Math.abs(shown_sums[i] - (empty ? 0 : 1)) <= TOL)) sums_ok = false;
+      if (Math.abs(shown_sums[i] - 1) <= TOL) n_one += 1;
+      var blocks = false, allowed = [];
       for (j = 0; j < n; j++) {
-        if (!mask[i][j]) { n_blocked += 1; blocks = true; if (s.weights[i][j] !== 0) zero_ok = false; }
+        if (!mask[i][j]) { n_blocked += 1; blocks = true; if (shown_w[i][j] !== 0) zero_ok = false; }
+        else allowed.push(j);
       }
+      if (allowed.length === 1) single.push([i, shown_w[i][allowed[0]]]);
       var cs = s.contrast_row_sums[i];
       if (blocks) {
         n_shrink += 1; lo = Math.min(lo, cs); hi = Math.max(hi, cs);
         if (!(cs < 1)) shrink_ok = false;
       } else if (!(Math.abs(cs - 1) <= TOL)) shrink_ok = false;
     }
-    var causal_w = M.attention(rec.Q, rec.K, rec.V, M.causal_mask(n), null).weights[0][0];
+    var sums_detail = contrast
+      ? n_one + " of " + n + " rows sum to 1" + (sums_ok ? "" : ": zeroed after the softmax, the rest fall short")
+      : (n - n_empty) + " of " + n + " rows sum to 1" + (n_empty ? ", " + n_empty + " to 0" : "");
+    var single_ok = single.every(function (p) { return p[1] === 1; }), single_detail;
+    if (!single.length) single_detail = "no row has exactly one allowed key";
+    else if (single_ok) single_detail = single.map(function (p) { return qname(p[0]); }).join(", ") + ": weight exactly 1 on the one key";
+    else {
+      var bad = single.filter(function (p) { return p[1] !== 1; })[0];
+      single_detail = qname(bad[0]) + "'s one key gets " + fix(bad[1], 3) + ", not 1";
+    }
     var loop = M.attention_loop(rec.Q, rec.K, rec.V, mask, null), diff = 0;
     for (i = 0; i < n; i++) {
       for (j = 0; j < n; j++) diff = Math.max(diff, Math.abs(loop.weights[i][j] - s.weights[i][j]));
@@ -140,11 +158,10 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
       return A.every(function (r) { return r.every(function (v) { return Number.isFinite(v); }); });
     });
     var rows = [
-      ["Each row of weights sums to 1 (0 if nothing allowed)", sums_ok,
-        (n - n_empty) + " of " + n + " rows sum to 1" + (n_empty ? ", " + n_empty + " to 0" : "")],
+      ["Each row of weights sums to 1 (0 if nothing allowed)", sums_ok, sums_detail],
       ["Blocked pairs get weight exactly 0", zero_ok,
         n_blocked ? n_blocked + " blocked, all exactly 0" : "nothing is blocked"],
-      ["Causal mask: q1's weight on k1 is exactly 1", causal_w === 1, "its one key takes it all"],
+      ["A row with one allowed key gives it weight exactly 1", single_ok, single_detail],
       ["Zeroed after softmax: a row that blocks sums below 1", shrink_ok,
         n_shrink ? n_shrink + " rows: sums " + fix(lo, 3) + " \u2026 " + fix(hi, 3) : "nothing blocked: both orders agree"],
       ["attention(Q, K, V, mask) equals a plain loop", loop_ok, loop_ok ? "differences < 1e-12" : "they disagree"],
@@ -175,12 +192,19 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
         r.tip = pair + ": " + (ok ? "allowed, M = 0<br>tap to block it" : "blocked, M = " + NEG_INF + "<br>tap to allow it");
         mask_rows.push(r);
         var sc = s.scaled[i][j];
-        fill = ok ? signed_shade(sc, top_s, DIVERGE_NEG, DIVERGE_POS) : MASKED_FILL;
         r = base();
-        r.value = s.shown[i][j]; r.text = ok ? signed(sc, 2) : NEG_INF; r.fill = fill; r.ink = ink_for(fill);
-        r.tip = pair + ": q\u00b7k / \u221a4 = " + signed(sc, 3) + "<br>" + (ok
-          ? "+ M = 0 " + ARROW + " the softmax sees " + signed(sc, 3)
-          : "+ M = " + NEG_INF + " " + ARROW + " the softmax sees " + NEG_INF + ", and exp(" + NEG_INF + ") = 0");
+        if (st.contrast) {  // the softmax sees every score; the mask comes after it, on the weights
+          fill = signed_shade(sc, top_s, DIVERGE_NEG, DIVERGE_POS);
+          r.value = sc; r.text = signed(sc, 2); r.fill = fill; r.ink = ink_for(fill);
+          r.tip = pair + ": q\u00b7k / \u221a4 = " + signed(sc, 3) + "<br>the softmax sees " + signed(sc, 3) +
+            (ok ? "" : "; the mask zeroes its weight after");
+        } else {
+          fill = ok ? signed_shade(sc, top_s, DIVERGE_NEG, DIVERGE_POS) : MASKED_FILL;
+          r.value = s.shown[i][j]; r.text = ok ? signed(sc, 2) : NEG_INF; r.fill = fill; r.ink = ink_for(fill);
+          r.tip = pair + ": q\u00b7k / \u221a4 = " + signed(sc, 3) + "<br>" + (ok
+            ? "+ M = 0 " + ARROW + " the softmax sees " + signed(sc, 3)
+            : "+ M = " + NEG_INF + " " + ARROW + " the softmax sees " + NEG_INF + ", and exp(" + NEG_INF + ") = 0");
+        }
         score_rows.push(r);
         var wv = s.weights[i][j], tip, text;
         if (ok) {
@@ -245,6 +269,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
       checks: checks_data(st, s, mask, rec),
       _norm_end: Math.max(1, top_norm * 1.45),
       _notes: notes_html(st, idx),
+      _scores_title: SCORES_TITLES[st.contrast ? 1 : 0],
     };
   }
 
@@ -304,6 +329,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     quiet(a.cweights_plot, { visible: st.contrast });
     quiet(a.coutput_plot, { visible: st.contrast });
     quiet_text(a.notes, d._notes);
+    if (a.scores_title) quiet(a.scores_title, { text: d._scores_title });
     if (a.link && typeof AELink !== "undefined") AELink.follow_plate(a, api);
     return { settings: st, steps: s, mask: mask, data: d };
   }

@@ -23,7 +23,7 @@ from bokeh.models import (
 from bokeh.plotting import figure
 from bokeh.transform import dodge
 
-from app.plates.masking.data import SOURCES, factors, font_for, texts, view_data
+from app.plates.masking.data import SCORES_TITLES, SOURCES, factors, font_for, texts, view_data
 from app.plates.masking.demo import demo_intro_html
 from app.plates.masking.state import D_MODEL, KINDS, N_MAX, N_MIN, RECIPES, MaskingState, fit_cells
 from app.shared import a11y, html_table
@@ -97,7 +97,7 @@ class MaskingPlate(PlateViewer):
             return f
 
         self.mask_plot = heat("mask_plot", "Mask M · tap to flip", 236, self.x_keys, self.mask_src)
-        self.scores_plot = heat("scores_plot", "Scores S/√d_k + M", 286, self.x_keys, self.scores_src)
+        self.scores_plot = heat("scores_plot", SCORES_TITLES[bool(s.contrast)], 286, self.x_keys, self.scores_src)
         self.weights_plot = heat("weights_plot", "Weights · rows sum to 1", 290, self.x_sum,
                                  self.weights_src, self.sums_src)
         self.cw_plot = heat("contrast_weights_plot", "Weights zeroed after", 290, self.x_sum,
@@ -160,14 +160,15 @@ class MaskingPlate(PlateViewer):
             "x_keys": self.x_keys, "x_sum": self.x_sum,
             "norm_x": self.norm_x, "texts": self.texts, "plot": self.mask_plot,
             "weights_plot": self.weights_plot, "cweights_plot": self.cw_plot, "output_plot": self.output_plot,
-            "coutput_plot": self.co_plot, "n": self.n_w, "kind": self.kind_w, "p": self.p_w, "w": self.w_w,
+            "coutput_plot": self.co_plot, "scores_title": self.scores_plot.title, "n": self.n_w, "kind": self.kind_w, "p": self.p_w, "w": self.w_w,
             "causal_window": self.causal_w, "contrast": self.contrast_w, "notes": self.notes,
         }
 
         self.a11y_toggle, self.a11y_view = a11y.add_to(models, [
             (self.mask_plot, "Grid of the mask M, queries q1 to qn down, keys k1 to kn across: each cell is 0 "
                              "(may attend) or −∞ (blocked). Tab to it and press Space to flip a cell.", True),
-            (self.scores_plot, "Heatmap of the scores S/√d_k + M; blocked cells are −∞."),
+            (self.scores_plot, "Heatmap of the scores S/√d_k + M; blocked cells are −∞ (zeroing the weights after "
+                               "the softmax instead, the scores S/√d_k alone)."),
             (self.weights_plot, "Heatmap of the weights, the softmax of each row of scores, with each row's sum, "
                                 "which stays 1."),
             (self.cw_plot, "Heatmap of the weights when blocked cells are zeroed after the softmax instead, with "
@@ -266,6 +267,7 @@ class MaskingPlate(PlateViewer):
         for name, ids in factors(n).items():
             set_if_changed(ranges[name], "factors", ids)
         set_if_changed(self.norm_x, "end", d["_norm_end"], tol=1e-12)
+        set_if_changed(self.scores_plot.title, "text", d["_scores_title"])
         for name, src in zip(SOURCES, (self.mask_src, self.scores_src, self.weights_src, self.sums_src,
                                        self.output_src, self.cw_src, self.csums_src, self.co_src, self.norms_src,
                                        self.checks_src)):

@@ -12,8 +12,8 @@ from app.shared.state import NUMBER, _short
 
 MAX_ENTRY = 10.0  # every typed number lies in [-10, 10]; scores stay below 400, exp below e^400
 MAX_KEYS = 6
-MAX_DK = 4
-MAX_DV = 4
+MAX_DK = 16  # a query and its keys; the panels draw the first two entries
+MAX_DV = 16
 
 # A part SPLIT leaves holds no space, so a link's number pattern (app.shared.state.NUMBER) reads it.
 SPLIT = re.compile(r"\s*,\s*|\s+")
@@ -42,7 +42,7 @@ def parse_vector(text: str, what: str, limit: float | None = MAX_ENTRY, max_len:
             raise InputError(f"{what}: {_short(p, 12)} is outside the range −10 to 10")
         out.append(x)
     if len(out) > max_len:
-        raise InputError(f"{what} has {len(out)} numbers; at most {max_len} here")
+        raise InputError(f"{what} has {count(len(out))}; at most {max_len} here")
     return out
 
 
@@ -57,9 +57,14 @@ def parse_rows(text: str, kind: str, limit: float | None = MAX_ENTRY) -> list[li
     rows = [parse_vector(ln, f"line {i + 1}", limit, MAX_DK if kind == "keys" else MAX_DV) for i, ln in enumerate(lines)]
     for i, r in enumerate(rows):
         if len(r) != len(rows[0]):
-            raise InputError(f"line {i + 1} has {len(r)} numbers but line 1 has {len(rows[0])}: "
+            raise InputError(f"line {i + 1} has {count(len(r))} but line 1 has {len(rows[0])}: "
                              f"every {one} needs the same count")
     return rows
+
+
+def count(k: int) -> str:
+    """'1 number', '3 numbers' (worked.js's count says the same)."""
+    return f"{k} number" + ("" if k == 1 else "s")
 
 
 def vector_text(v) -> str:

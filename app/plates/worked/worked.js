@@ -8,7 +8,7 @@
 var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) || (function () {
   "use strict";
   var M = AttentionMirror;
-  var LIMITS = { max_entry: 10, max_keys: 6, max_dk: 4, max_dv: 4, stages: 5, sweep_points: 61,
+  var LIMITS = { max_entry: 10, max_keys: 6, max_dk: 16, max_dv: 16, stages: 5, sweep_points: 61,
                  min_slider: 0.1, base_slider_end: 8, snap: 0.05, hit_px: 22, margin: 0.5 };
   var drags = {};     // plot id -> {target: "query" | index, which: "keys" | "values"}
   // Bokeh runs CustomJS callbacks asynchronously, so a widget this file set quietly (or Python set
@@ -47,6 +47,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
 
   function InputError(msg) { this.message = msg; }
 
+  function count(k) { return k + " number" + (k === 1 ? "" : "s"); }  // inputs.py's count
   function parse_vector(text, what, limit, max_len) {
     if (limit === undefined) limit = LIMITS.max_entry;
     if (max_len === undefined) max_len = LIMITS.max_dk;
@@ -66,7 +67,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
       }
       out.push(x);
     }
-    if (out.length > max_len) throw new InputError(what + " has " + out.length + " numbers; at most " + max_len + " here");
+    if (out.length > max_len) throw new InputError(what + " has " + count(out.length) + "; at most " + max_len + " here");
     return out;
   }
 
@@ -80,7 +81,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     });
     for (var i = 0; i < rows.length; i++) {
       if (rows[i].length !== rows[0].length) {
-        throw new InputError("line " + (i + 1) + " has " + rows[i].length + " numbers but line 1 has " +
+        throw new InputError("line " + (i + 1) + " has " + count(rows[i].length) + " but line 1 has " +
           rows[0].length + ": every " + one + " needs the same count");
       }
     }

@@ -249,7 +249,13 @@ def texts(state: WorkedState) -> dict[str, str]:
 
 def length_slider(state: WorkedState) -> dict:
     """The query-length slider: its end (the longest stretch with every entry within ±10), its
-    value (the query's length, at least the slider's start) and whether it is off (a zero query)."""
+    value (the query's length, at least the slider's start) and whether it is off (a zero query,
+    which has no direction to stretch: the title says so, rather than show the start, 0.100)."""
     q = state.arrays[0]  # (d_k,)
     norm = float(np.sqrt(np.sum(q * q)))
-    return {"end": slider_end(q), "value": max(MIN_SLIDER, norm), "disabled": norm == 0}
+    return {"end": slider_end(q), "value": max(MIN_SLIDER, norm), "disabled": norm == 0,
+            "title": LENGTH_TITLES[norm == 0], "show_value": norm != 0}
+
+
+# The length slider's title; worked.js writes the same.
+LENGTH_TITLES = {False: "Query length |q|", True: "Query length |q| = 0: no direction to stretch"}

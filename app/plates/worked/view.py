@@ -354,6 +354,8 @@ class WorkedPlate(PlateViewer):
         set_if_changed(self.length_w, "end", slider["end"], tol=1e-12)
         set_if_changed(self.length_w, "value", slider["value"], tol=1e-12)
         set_if_changed(self.length_w, "disabled", slider["disabled"])
+        set_if_changed(self.length_w, "title", slider["title"])
+        set_if_changed(self.length_w, "show_value", slider["show_value"])
         set_if_changed(self.sweep_plot.x_range, "end", slider["end"], tol=1e-12)
 
         # The stages, the table and the guesses. After a new preset chosen on the page, the page

@@ -402,7 +402,8 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
 
     var n = norm_of(q), end = slider_end(q), top = Math.max.apply(null, st.weight);
     quiet(a.length, { end: end });
-    quiet(a.length, { value: Math.max(LIMITS.min_slider, n), disabled: n === 0 });
+    quiet(a.length, { value: Math.max(LIMITS.min_slider, n), disabled: n === 0, show_value: n !== 0,
+                      title: n === 0 ? "Query length |q| = 0: no direction to stretch" : "Query length |q|" });  // data.py's LENGTH_TITLES
     quiet(a.sweep_plot.x_range, { end: end });
     if (n > 0) {
       var F = LIMITS.sweep_points, lengths = [];

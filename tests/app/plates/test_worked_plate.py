@@ -130,6 +130,12 @@ def test_set_length_stretches_the_query_along_its_direction():
     z = WorkedState(query=[0.0, 0.0], keys=[[1.0, 0.0]], values=[1.0])
     z.set_length(3.0)
     assert z.query.tolist() == [0.0, 0.0]
+    # The slider says why it is off, instead of showing its start (issue 43: "Query length 0.100").
+    from app.plates.worked.data import length_slider
+
+    off = length_slider(z)
+    assert off["disabled"] and not off["show_value"] and off["title"] == "Query length |q| = 0: no direction to stretch"
+    assert length_slider(s)["title"] == "Query length |q|" and length_slider(s)["show_value"]
 
 
 # --------------------------------------------------------------------------- URL
@@ -138,7 +144,7 @@ def test_url_round_trip_on_seeded_random_states():
     for i in range(60):
         name = list(PRESETS)[i % len(PRESETS)]
         s = WorkedState(preset=name)
-        d_k, m, d_v = int(rng.integers(1, 5)), int(rng.integers(1, 7)), int(rng.integers(1, 5))
+        d_k, m, d_v = int(rng.integers(1, 17)), int(rng.integers(1, 7)), int(rng.integers(1, 17))  # up to MAX_DK, MAX_DV
         if i % 3:
             s.set_inputs(np.round(rng.uniform(-10, 10, d_k), 3), np.round(rng.uniform(-10, 10, (m, d_k)), 2),
                          np.round(rng.uniform(-10, 10, (m, d_v)), 1))
@@ -472,7 +478,7 @@ function dump(a) {
   d.keys_range = [a.keys_plot.x_range.start, a.keys_plot.x_range.end, a.keys_plot.y_range.start, a.keys_plot.y_range.end];
   d.values_range = [a.values_plot.x_range.start, a.values_plot.x_range.end, a.values_plot.y_range.start, a.values_plot.y_range.end];
   d.keys_visible = a.keys_plot.visible; d.values_visible = a.values_plot.visible;
-  d.length = [a.length.value, a.length.end, a.length.disabled]; d.sweep_end = a.sweep_plot.x_range.end;
+  d.length = [a.length.value, a.length.end, a.length.disabled, a.length.title, a.length.show_value]; d.sweep_end = a.sweep_plot.x_range.end;
   d.guess_disabled = [a.guess_key.disabled, a.guess_output.disabled]; d.buttons = [a.back.disabled, a.next.disabled];
   d.options = a.guess_key.options; d.preset = a.preset.value; d.scaled = a.scaled.active; d.stage = a.stage.active;
   d.vec = [a.query.data.vec, a.keys.data.vec, a.values.data.vec];
@@ -563,7 +569,7 @@ def render_cases():
                               "scaled": p["scaled"] if step % 2 else not p["scaled"], "step": step,
                               "guess_key": guess[0], "guess_output": guess[1]})
     for i in range(60):
-        d_k, m, d_v = int(rng.integers(1, 5)), int(rng.integers(1, 7)), int(rng.integers(1, 5))
+        d_k, m, d_v = int(rng.integers(1, 17)), int(rng.integers(1, 7)), int(rng.integers(1, 17))  # up to MAX_DK, MAX_DV
         if i % 4 == 0:
             d_k = d_v = 2
         q = np.round(rng.uniform(-10, 10, d_k), int(rng.integers(0, 4)))
@@ -662,6 +668,7 @@ def test_js_writes_what_python_writes(js):
             np.testing.assert_allclose(d["values_range"], [p.values_plot.x_range.start, p.values_plot.x_range.end,
                                                            p.values_plot.y_range.start, p.values_plot.y_range.end], rtol=1e-12)
         assert d["length"][2] == p.length_w.disabled
+        assert d["length"][3:] == [p.length_w.title, p.length_w.show_value]
         assert d["length"][0] == pytest.approx(p.length_w.value, rel=1e-12)
         assert d["length"][1] == pytest.approx(p.length_w.end, rel=1e-12) == pytest.approx(d["sweep_end"], rel=1e-12)
         assert d["guess_disabled"] == [p.guess_key_w.disabled, p.guess_out_w.disabled]

@@ -144,7 +144,7 @@ def test_url_round_trip_on_seeded_random_states():
     for i in range(60):
         name = list(PRESETS)[i % len(PRESETS)]
         s = WorkedState(preset=name)
-        d_k, m, d_v = int(rng.integers(1, 17)), int(rng.integers(1, 7)), int(rng.integers(1, 17))  # up to MAX_DK, MAX_DV
+        d_k, m, d_v = int(rng.integers(1, 5)), int(rng.integers(1, 7)), int(rng.integers(1, 5))
         if i % 3:
             s.set_inputs(np.round(rng.uniform(-10, 10, d_k), 3), np.round(rng.uniform(-10, 10, (m, d_k)), 2),
                          np.round(rng.uniform(-10, 10, (m, d_v)), 1))
@@ -569,7 +569,7 @@ def render_cases():
                               "scaled": p["scaled"] if step % 2 else not p["scaled"], "step": step,
                               "guess_key": guess[0], "guess_output": guess[1]})
     for i in range(60):
-        d_k, m, d_v = int(rng.integers(1, 17)), int(rng.integers(1, 7)), int(rng.integers(1, 17))  # up to MAX_DK, MAX_DV
+        d_k, m, d_v = int(rng.integers(1, 5)), int(rng.integers(1, 7)), int(rng.integers(1, 5))
         if i % 4 == 0:
             d_k = d_v = 2
         q = np.round(rng.uniform(-10, 10, d_k), int(rng.integers(0, 4)))
@@ -579,6 +579,11 @@ def render_cases():
                       "K": np.round(rng.uniform(-10, 10, (m, d_k)), 2).tolist(),
                       "V": np.round(rng.uniform(-10, 10, (m, d_v)), 2).tolist(), "scaled": bool(i % 2),
                       "step": int(rng.integers(0, 6)), "guess_key": "k1", "guess_output": "1, 2"[: 1 + 3 * (d_v > 1)]})
+    for i in range(6):  # vectors of up to MAX_DK = MAX_DV = 16 numbers
+        d = (5, 8, 16)[i % 3]
+        cases.append({"preset": "three-items", "q": np.round(rng.uniform(-1, 1, d), 2).tolist(),
+                      "K": np.round(rng.uniform(-1, 1, (3, d)), 2).tolist(), "V": np.round(rng.uniform(-1, 1, (3, d)), 2).tolist(),
+                      "scaled": bool(i % 2), "step": 5, "guess_key": "", "guess_output": ""})
     return cases
 
 

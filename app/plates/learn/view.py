@@ -56,7 +56,7 @@ SPEEDS = [30, 60, 250]  # steps per second while training (the page's own pace; 
 DEFAULT_SPEED = 1
 # The sources Python recomputes at every answer (the page draws its own meanwhile).
 LIVE = ("train_loss", "grad_norm", "learned_weights", "w_q", "w_k", "qk", "readout", "train_state")  # train_state last
-HEAT = 190  # px: a heat map's frame
+HEAT = 150  # px: a heat map's frame (a row of the four charts fits 1024 px)
 
 CSS = """
 .ae-learn-readout { display: flex; flex-direction: column; gap: 2px; font-family: system-ui, sans-serif; }
@@ -86,7 +86,7 @@ def _heat(name: str, title: str, cols: int, rows: int, width: int = HEAT):
 
 
 def _history_figure(name: str, title: str, y_label: str):
-    f = figure(name=name, width=330, height=HEAT + 80, y_axis_type="log", x_range=DataRange1d(start=0, min_interval=10),
+    f = figure(name=name, width=270, height=HEAT + 78, y_axis_type="log", x_range=DataRange1d(start=0, min_interval=10),
                tools="", toolbar_location=None, title=title)
     style_figure(f)
     f.xaxis.axis_label = "step"
@@ -118,7 +118,7 @@ class LearnPlate(PlateViewer):
         self.speed_w = RadioButtonGroup(name="speed", labels=[f"{k}/s" for k in SPEEDS], active=DEFAULT_SPEED,
                                         width=190)
         self.story_ws = {name: Button(name="story_" + name.replace("-", "_"), label=PRESET_LABELS[name],
-                                      margin=(5, 4, 5, 4)) for name in PRESETS}
+                                      margin=(5, 3, 5, 3)) for name in PRESETS}
         self.lr_w = Spinner(name="lr", title="Learning rate", low=LR_BOUNDS[0], high=LR_BOUNDS[1], step=0.01,
                             mode="float", value=s.lr, width=120)
         self.optimizer_w = RadioButtonGroup(name="optimizer", labels=OPTIMIZER_LABELS,
@@ -133,26 +133,32 @@ class LearnPlate(PlateViewer):
                               step=0.5, mode="float", value=s.init_scale, width=110)
         self.seed_w = Spinner(name="seed", title=f"Seed (0–{SEEDS - 1})", low=0, high=SEEDS - 1, step=1, mode="int",
                               value=s.seed, width=100)
-        self.readout_div = Div(name="readout_div", text="", width=1200, stylesheets=_css())
-        self.story_div = Div(name="story", text="", width=1200, stylesheets=_css())
-        self.message_div = Div(name="message", text="", width=1200, stylesheets=_css())
+        self.readout_div = Div(name="readout_div", text="", width=990, stylesheets=_css())
+        self.story_div = Div(name="story", text="", width=990, stylesheets=_css())
+        self.message_div = Div(name="message", text="", width=990, stylesheets=_css())
 
         # The run over the steps: the loss and the gradient norm, on log scales.
         self.loss_plot = _history_figure("loss_plot", "Loss (log scale)", "loss")
         self.loss_plot.line("step", "y", source=src["train_loss"], line_color=PALETTE["query"], line_width=2.5)
-        self.grad_plot = _history_figure("grad_plot", "Gradient norm (log scale)", "‖∂L/∂(W_Q, W_K)‖")
-        self.grad_plot.xaxis.axis_label = f"step (0 is drawn at {FLOOR:g})"
+        self.loss_plot.scatter("step", "loss", source=src["readout"], size=8, fill_color=PALETTE["query"],
+                               line_color=PALETTE["ink"])  # the step now
+        self.grad_plot = _history_figure("grad_plot", "Gradient norm (log)", "‖∂L/∂(W_Q, W_K)‖")
+        for f in (self.loss_plot, self.grad_plot):
+            f.title.text_font_size = "11pt"
+        self.grad_plot.xaxis.axis_label = f"step (0 drawn at {FLOOR:g})"
         self.grad_plot.line("step", "y", source=src["grad_norm"], line_color=PALETTE["keys"], line_width=2.5)
+        self.grad_plot.scatter("step", "grad_norm", source=src["readout"], size=8, fill_color=PALETTE["keys"],
+                               line_color=PALETTE["ink"])  # the step now (none for a gradient of 0)
 
         # The attention weights now, beside the target pattern.
         wmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0.0, high=1.0)
         tip = "t@{i}{0} reads t@{j}{0}: weight @weight{0.0000}"
-        self.weights_plot = _heat("weights_plot", "Attention weights now", T, T)
+        self.weights_plot = _heat("weights_plot", "Weights now", T, T)
         cells(self.weights_plot, src["learned_weights"], {"field": "weight", "transform": wmap}, x="j", y="i",
-              line_color="white", tooltip=tip)
-        self.target_plot = _heat("target_plot", "Target: token i reads i + 1", T, T)
+              line_color="white", tooltip=tip, font_size="7.5pt")
+        self.target_plot = _heat("target_plot", "Target", T, T)
         cells(self.target_plot, src["target_weights"], {"field": "weight", "transform": wmap}, x="j", y="i",
-              line_color="white")
+              line_color="white", font_size="7.5pt")
         for f in (self.weights_plot, self.target_plot):
             f.xaxis.axis_label = "key token j"
             f.yaxis.axis_label = "query token i"
@@ -218,7 +224,7 @@ class LearnPlate(PlateViewer):
                         row_prefix="t", col_prefix="t", offset=1),
             a11y.matrix("W_Q W_Kᵀ", src["qk"], row="r", col="c", value="value", digits=3, row_prefix="",
                         col_prefix="", offset=1),
-        ], width=1200)
+        ], width=990)
         self.js_models = models
 
         js = self.js
@@ -237,15 +243,15 @@ class LearnPlate(PlateViewer):
 
         bk = pn.pane.Bokeh
         self._layout = pn.Column(
-            pn.Row(bk(self.train_w), bk(self.one_step_w), bk(self.reset_w), bk(_label("speed", 44, 14)),
+            pn.Row(bk(self.train_w), bk(self.one_step_w), bk(self.reset_w), bk(_label("speed", 64, 14)),
                    bk(self.speed_w)),
-            pn.Row(bk(_label("Stories:", 60, 12)), *[bk(b) for b in self.story_ws.values()]),
-            pn.Row(bk(self.lr_w), bk(self.optimizer_w), bk(self.dk_w), bk(self.scaled_w), bk(self.tie_w),
-                   bk(self.init_w), bk(self.seed_w)),
+            pn.Row(bk(_label("Stories:", 70, 12)), *[bk(b) for b in self.story_ws.values()]),
+            pn.Row(bk(self.lr_w), bk(self.optimizer_w), bk(self.init_w), bk(self.seed_w)),
+            pn.Row(bk(self.dk_w), bk(self.scaled_w), bk(self.tie_w)),
             bk(self.message_div),
             bk(self.readout_div),
             bk(self.story_div),
-            pn.Row(bk(self.loss_plot), bk(self.grad_plot), bk(self.weights_plot), bk(self.target_plot)),
+            pn.Row(bk(self.weights_plot), bk(self.target_plot), bk(self.loss_plot), bk(self.grad_plot)),
             pn.Row(bk(self.wq_plot), bk(self.wk_plot), bk(self.qk_plot)),
             bk(bk_column(self.a11y_toggle, self.a11y_view)),
         )

@@ -83,6 +83,23 @@ READ = r"""(names) => {
 PYTHON_ONLY: dict[str, dict[str, tuple[str, ...] | None]] = {
     "scaling": {"rendered": None},
     "self-attention": {"perm_check": ("by",)},
+    "learn": {"rendered": None},
+}
+
+# A plate whose exported page computes a long iteration of its own (the learn plate trains a head
+# for the link's number of steps) agrees with NumPy only while that iteration is steady: the
+# browser and NumPy round differently in the last bit (BLAS's sums against plain loops, two exp
+# implementations), and a chaotic run magnifies that. The learn plate's sample link (gradient
+# descent at rate 2.68 on a tied map, 1124 steps) parts from NumPy's run by 1e-9 at step ~390 and
+# by ~2% later, as any two correct implementations would; its served page shows Python's run.
+# So on the exported page, for the sample link only, the numbers that follow from the run are left
+# out; its structure (every column and length), the link's reading and the default page (step 0,
+# every number) are still checked. tests/app/plates/test_learn_plate.py holds the page's run to
+# NumPy's at 1e-9 on steady runs and describes the chaotic ones.
+OWN_RUN: dict[str, dict[str, tuple[str, ...] | None]] = {
+    "learn": {"train_loss": ("loss", "y"), "grad_norm": ("value", "y"), "learned_weights": ("weight", "text"),
+              "w_q": ("value",), "w_k": ("value",), "qk": ("value",),
+              "readout": ("loss", "grad_norm", "asymmetry", "min_target_mass"), "train_state": ("param", "m", "v")},
 }
 
 TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
@@ -257,7 +274,10 @@ def check_plate(tab, slug: str, base_url: str, served: bool) -> None:
         except PlaywrightTimeout as exc:
             raise AssertionError(f"{where} {label}: the page was not ready within {WAIT / 1000:g} s; "
                                  f"page errors {tab.page_errors}, console errors {tab.console_errors}") from exc
-        problems += compare(got, want, label, skip)
+        skipped = skip if not query or served else {**skip, **OWN_RUN.get(slug, {})}
+        for name, cols in skipped.items():
+            assert name in want and set(cols or ()) <= set(want[name]), (slug, name, cols, list(want))
+        problems += compare(got, want, label, skipped)
     assert not problems, (f"{where} ({base_url}): {len(problems)} differences between the page and "
                           f"data.sources (page errors: {tab.page_errors + tab.console_errors}):\n  "
                           + "\n  ".join(problems[:SHOWN]))

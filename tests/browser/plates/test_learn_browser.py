@@ -206,6 +206,28 @@ def test_served_link_to_step_300_and_on_from_there(tab, served_url):
     tab.assert_no_errors()
 
 
+def test_served_page_trains_on_from_pythons_run(tab, served_url):
+    """The saturated d_k = 64 run without ÷√d_k is chaotic: the page's run and NumPy's part by more
+    than 1e-9 after ~30 steps (tests/app/plates/test_learn_plate.py). Once Python's answer has
+    landed, the page takes Python's run as its own: one more step in the page (Python's next
+    answer held back) is then NumPy's step n + 1 to 1e-9, history and all."""
+    page = tab.page
+    state = LearnState(**{**preset_values("dk64-raw"), "step": 200})
+    query = "&".join(f"{k}={v}" for k, v in state.to_url().items())
+    open_page(page, f"{served_url}/learn?{query}", served=True)
+    assert_numpys(read(page), state, "Python's run at 200")
+    page.evaluate(HOLD_ANSWERS)
+    button(page, "one_step").click()
+    step_at_least(page, 201)
+    state.step = 201
+    assert_numpys(stopped(page), state, "the page's step from Python's run")
+    page.evaluate(RELEASE_ANSWERS)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('rendered').data.step[0] === 201", timeout=WAIT)
+    wait_synced(page, timeout=WAIT)
+    assert_numpys(read(page), state, "Python's answer at 201")
+    tab.assert_no_errors()
+
+
 def test_served_pace(tab, served_url):
     page = tab.page
     open_page(page, f"{served_url}/learn", served=True)

@@ -120,7 +120,7 @@ class WorkedPlate(PlateViewer):
                                   width=265)
         self.guess_out_w = TextInput(name="guess_output", title="Your guess: the output", value="", width=265)
         self.guess_err = div(name="guess_error", text="", width=265, height=34, margin=(0, 5, 0, 5))
-        self.feedback_div = Div(name="feedback", text="", width=265, height=170, disable_math=True,
+        self.feedback_div = Div(name="feedback", text="", width=265, height=200, disable_math=True,
                                 stylesheets=[InlineStyleSheet(css=CSS + ":host { overflow-y: auto; }")])
 
         # The pictures.

@@ -160,7 +160,21 @@ def test_each_preset_after_every_stage_shows_the_seed_numbers(tab, served_url):
         assert "?" not in st["table_dom"], st["table_dom"]
         assert_matches_core(st)
         check_seed_prints(st, preset)
+        # The fixed boxes hold their whole text at the last stage (issue 43: one-token's note was
+        # cut at "…so their hull is a", 187 px of text in 170).
+        boxes = page.evaluate(BOXES_FIT)
+        assert all(sh <= ch + 1 for sh, ch in boxes.values()), (preset, boxes)
     tab.assert_no_errors()
+
+
+BOXES_FIT = r"""() => {
+  const out = {};
+  for (const name of ["feedback", "stage_note", "output_view"]) {
+    const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(name));
+    out[name] = [v.el.scrollHeight, v.el.clientHeight];
+  }
+  return out;
+}"""
 
 
 # A new preset, then Step as soon as the page has reset its stage, before any message from Python

@@ -38,6 +38,11 @@ CSS = """
 .wk-off { color: #9a3412; font-weight: 600; }
 .wk-err { color: #b3261e; font-size: 13px; }
 .wk-seed { color: #57606a; font-size: 12.5px; line-height: 1.35; margin-top: 4px; }
+/* While a text box holds what cannot be read, the table and the output are the last good ones:
+   dimmed, and said so (view.py and worked.js add the class). */
+:host(.wk-stale) .bk-clearfix { opacity: 0.4; }
+:host(.wk-said)::before { content: "The last numbers that could be read: fix the box marked in red.";
+  display: block; color: #b3261e; font-size: 13px; }
 @media (max-width: 480px) {  /* a phone: the eight columns in its width */
   .wk-table { font-size: 12.5px; }
   .wk-table th, .wk-table td { padding: 3px 3px; }

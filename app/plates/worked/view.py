@@ -339,6 +339,9 @@ class WorkedPlate(PlateViewer):
         for f, d in (("query", self.query_err), ("keys", self.keys_err), ("values", self.values_err)):
             set_if_changed(d, "text", error_html(self._errors[f]))
             set_if_changed(d, "visible", bool(self._errors[f]))
+        stale = any(self._errors.values())
+        set_if_changed(self.table_div, "css_classes", ["wk-stale", "wk-said"] if stale else [])
+        set_if_changed(self.output_div, "css_classes", ["wk-stale"] if stale else [])
 
         for name, data in sources(s).items():
             push(self.sources_by_name[name], data, force)

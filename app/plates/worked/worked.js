@@ -333,6 +333,12 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     quiet(a.query_error, { text: error_html(errors.query || ""), visible: !!errors.query });
     quiet(a.keys_error, { text: error_html(errors.keys || ""), visible: !!errors.keys });
     quiet(a.values_error, { text: error_html(errors.values || ""), visible: !!errors.values });
+    // The table and the output are the last good ones while a box cannot be read (view.py does the same).
+    var stale = !!(errors.query || errors.keys || errors.values);
+    [[a.table_view, ["wk-stale", "wk-said"]], [a.output_view, ["wk-stale"]]].forEach(function (p) {
+      var want = stale ? p[1] : [];
+      if (p[0] && String(p[0].css_classes) !== String(want)) quiet(p[0], { css_classes: want });
+    });
   }
 
   function steps_for(q, K, V, scaled) {

@@ -265,6 +265,14 @@ def test_guesses_are_checked_when_the_weights_appear(tab, served_url):
     tab.assert_no_errors()
 
 
+# The table's and the output's classes, and whether the table says it is the last good one.
+STALE = r"""() => {
+  const d = Bokeh.documents[0], t = d.get_model_by_name('worked_table_view'), o = d.get_model_by_name('output_view');
+  const said = getComputedStyle(Bokeh.index.find_one(t).el, '::before').content.includes('could be read');
+  return [Array.from(t.css_classes), Array.from(o.css_classes), said];
+}"""
+
+
 def test_bad_typing_changes_nothing_else(tab, served_url):
     page = open_served(tab, served_url, "?preset=one-token&step=5")
     before = read(page)
@@ -275,14 +283,19 @@ def test_bad_typing_changes_nothing_else(tab, served_url):
     st = read(page)
     assert "the query: 'x' is not a number" in st["query_error_dom"]
     assert st["table"] == before["table"] and st["output"] == before["output"] and st["query"] == before["query"]
+    # The last good table and output stay, dimmed and said to be so (issue 43, 4.3), by the page
+    # and by Python's answer alike.
+    assert page.evaluate(STALE) == [["wk-stale", "wk-said"], ["wk-stale"], True]
     for bad in ("1, 2, 3", "nan, 1", "", "1e999, 0"):
         box.fill(bad)
         wait_synced(page)
         st = read(page)
         assert st["query_error"] != "" and st["table"] == before["table"], (bad, st["query_error"])
+        assert page.evaluate(STALE)[:2] == [["wk-stale", "wk-said"], ["wk-stale"]], bad
     box.fill("2, -1")
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('query_error').text === ''")
     wait_synced(page)
+    assert page.evaluate(STALE) == [[], [], False]
     st = read(page)
     assert st["query"]["vec"] == [[2, -1]]
     steps = assert_matches_core(st)

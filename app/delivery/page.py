@@ -41,6 +41,7 @@ def header(plate_cls, static: bool = False) -> pn.pane.HTML:
         f"<span class='ae-kicker'>Plate {number} of {len(order)} · the arithmetic of attention</span></header>"
         f"<nav class='ae-nav' aria-label='plates'>{' · '.join(links)}</nav>"
         "<div class='ae-share'><button type='button' class='ae-copy'>Copy link to this state</button>"
+        "<button type='button' class='ae-copy ae-embed'>Copy embed code</button>"
         "<span class='ae-copied' role='status'></span></div>",
     )
 

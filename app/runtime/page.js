@@ -41,7 +41,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
 
   // "Copy link": the address of the state on screen, to the clipboard; where the clipboard is
   // refused (an iframe without permission, an old browser) the link is shown selected instead.
-  // One listener on the header's shadow root, which outlives re-renders of its content.
+  // "Copy embed code": an <iframe> of that state with ?embed=1 (the plate alone), for a course
+  // page or a slide. One listener on the header's shadow root, which outlives re-renders.
   function wire_copy_link(doc) {
     var m = doc.get_model_by_name("ae-header");
     var view = (m && typeof Bokeh !== "undefined" && Bokeh.index) ? Bokeh.index.find_one(m) : null;
@@ -50,24 +51,32 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     root.__ae_copy = true;
     root.addEventListener("click", function (ev) {
       var btn = ev.target && ev.target.closest ? ev.target.closest(".ae-copy") : null;
-      if (btn) copy_link(root);
+      if (btn) copy_link(root, btn.classList.contains("ae-embed"));
     });
   }
-  function copy_link(root) {
+  function embed_code(href, title) {
+    var url = new URL(href);
+    url.searchParams.set("embed", "1");
+    return "<iframe src=\"" + html_escape(url.href) + "\" title=\"" + html_escape(title) +
+      "\" width=\"960\" height=\"540\" style=\"border: 0; max-width: 100%\" loading=\"lazy\"></iframe>";
+  }
+  function copy_link(root, embed) {
     AELink.flush();
-    var link = window.location.href, out = root.querySelector(".ae-copied");
+    var h1 = root.querySelector("h1");
+    var link = embed ? embed_code(window.location.href, h1 ? h1.textContent : document.title) : window.location.href;
+    var out = root.querySelector(".ae-copied");
     function shown(text) { if (out) out.textContent = text; }
     function by_hand() {
       if (!out) return;
       out.textContent = "";
       var field = document.createElement("input");
       field.type = "text"; field.readOnly = true; field.value = link; field.className = "ae-link-field";
-      field.setAttribute("aria-label", "Link to this state (copy it)");
+      field.setAttribute("aria-label", embed ? "Embed code for this state (copy it)" : "Link to this state (copy it)");
       out.appendChild(field);
       field.focus(); field.select();
     }
     try {
-      navigator.clipboard.writeText(link).then(function () { shown("Link copied"); }, by_hand);
+      navigator.clipboard.writeText(link).then(function () { shown(embed ? "Embed code copied" : "Link copied"); }, by_hand);
     } catch (err) { by_hand(); }
   }
 

@@ -74,3 +74,36 @@ def test_exported_copy_link_shows_the_link_when_the_clipboard_is_refused(new_tab
     again.assert_offline()
     tab.assert_no_errors()
     again.assert_no_errors()
+
+
+def test_copy_embed_code_frames_the_state_on_screen(new_tab, served_url, tmp_path):
+    """'Copy embed code' puts an <iframe> of the state on screen, with ?embed=1, on the clipboard
+    (issue 43, §3); pasted into a page, it shows that state with the plate alone."""
+    import html
+    import re
+
+    tab = new_tab(permissions=["clipboard-read", "clipboard-write"])
+    page = tab.page
+    page.goto(f"{served_url}/lookup?length=3")
+    wait_ready(page)
+    wait_synced(page)
+    turn_angle(page, 4)
+    page.get_by_role("button", name="Copy embed code").click()
+    page.get_by_text("Embed code copied").wait_for(timeout=10_000)
+    code = page.evaluate("() => navigator.clipboard.readText()")
+    m = re.fullmatch(r'<iframe src="([^"]+)" title="([^"]+)" width="960" height="540" '
+                     r'style="border: 0; max-width: 100%" loading="lazy"></iframe>', code)
+    assert m, code
+    src = html.unescape(m.group(1))
+    assert "angle=44" in src and "length=3" in src and "embed=1" in src, src
+    assert html.unescape(m.group(2)) == "Soft lookup"
+
+    host = new_tab()
+    host.page.set_content(f"<!doctype html><title>course page</title>{code}")
+    frame = host.page.frame_locator("iframe")
+    frame.locator(".bk-Canvas, canvas").first.wait_for(timeout=30_000)
+    inner = host.page.frames[1]
+    inner.wait_for_function("() => window.Bokeh && Bokeh.documents.length && "
+                            "Bokeh.documents[0].get_model_by_name('angle') && Bokeh.documents[0].get_model_by_name('angle').value === 44")
+    assert inner.evaluate("() => Bokeh.documents[0].get_model_by_name('ae-header').visible") is False  # the plate alone
+    tab.assert_no_errors()

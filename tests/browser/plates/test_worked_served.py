@@ -354,6 +354,17 @@ def test_dragging_the_query_is_live_and_python_agrees(tab, served_url, hide):
     tab.assert_no_errors()
 
 
+def on_the_length_slider(tab, served_url):
+    """The served plate with the length slider's handle focused: (page, its state, the slider's
+    value and step)."""
+    page = open_served(tab, served_url)
+    page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('length'))"
+                  ".slider_el.querySelector('.noUi-handle').focus()")
+    length = page.evaluate("() => [Bokeh.documents[0].get_model_by_name('length').value, "
+                           "Bokeh.documents[0].get_model_by_name('length').step]")
+    return page, read(page), float(length[0]), float(length[1])
+
+
 BURST_STATE = r"""() => {
   const m = (n) => Bokeh.documents[0].get_model_by_name(n);
   return {length: m('length').value, query: Array.from(m('query').data.vec[0]), text: m('query_text').value_input,
@@ -367,12 +378,7 @@ def test_a_burst_of_length_steps_is_folded_in_once(tab, served_url):
     attention_core at the final length. Folding in at every step, Python's answer to one step
     arrived after the next and took it back: the five presses ended four steps on. The page sends
     the query it stretched, so Python's answers write the table, not the query."""
-    page = open_served(tab, served_url)
-    page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('length'))"
-                  ".slider_el.querySelector('.noUi-handle').focus()")
-    before = read(page)
-    start = float(page.evaluate("() => Bokeh.documents[0].get_model_by_name('length').value"))
-    step = float(page.evaluate("() => Bokeh.documents[0].get_model_by_name('length').step"))
+    page, before, start, step = on_the_length_slider(tab, served_url)
     t0 = wait_synced(page)
     t0["changes"] = page.evaluate("() => window.__ae_ws.changes_in.length")
     for _ in range(5):
@@ -410,12 +416,7 @@ def test_an_answer_to_part_of_a_burst_landing_after_the_rest_is_not_taken_for_ty
     not five: the flake of CI on 0532bc7)."""
     from helpers import HOLD_ANSWERS, RELEASE_ANSWERS
 
-    page = open_served(tab, served_url)
-    page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('length'))"
-                  ".slider_el.querySelector('.noUi-handle').focus()")
-    before = read(page)
-    start = float(page.evaluate("() => Bokeh.documents[0].get_model_by_name('length').value"))
-    step = float(page.evaluate("() => Bokeh.documents[0].get_model_by_name('length').step"))
+    page, before, start, step = on_the_length_slider(tab, served_url)
     wait_synced(page)
     for _ in range(3):
         page.keyboard.press("ArrowRight")

@@ -5,6 +5,7 @@ Divs' texts (`texts`). learn.js builds the same dicts and strings in the browser
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
@@ -208,12 +209,25 @@ def sources(state: LearnState) -> dict[str, dict]:
             "init_normals": {k: v.tolist() for k, v in init_normals().items()}}
 
 
-def limits(nums: dict) -> dict[str, float]:
-    """The half-width of the signed colour scales: the maps share one, W_Q W_Kᵀ has its own."""
+def decades(values) -> tuple[float, float]:
+    """A log axis's range for `values` (drawn at FLOOR or above): the whole powers of ten around them,
+    two decades apart at least (one would get one tick), and a little room, so a nearly constant curve is drawn flat
+    (learn.js's decades)."""
+    ys = [max(float(v), FLOOR) for v in values]
+    lo = math.floor(math.log10(min(ys)) + 1e-9)
+    hi = math.ceil(math.log10(max(ys)) - 1e-9)
+    # from text (the browser's 1e-5 is this one), with a margin so the end ticks are drawn
+    return float(f"1e{lo}") / 1.4, float(f"1e{max(hi, lo + 2)}") * 1.4
+
+
+def limits(nums: dict) -> dict:
+    """The half-width of the signed colour scales (the maps share one, W_Q W_Kᵀ has its own) and
+    the curves' log ranges."""
     def half(*ms):
         m = max(float(np.max(np.abs(x))) for x in ms)
         return m if m > 0 else 1.0
-    return {"maps": half(nums["W_Q"], nums["W_K"]), "qk": half(nums["readout"].qk)}
+    return {"maps": half(nums["W_Q"], nums["W_K"]), "qk": half(nums["readout"].qk),
+            "loss": decades(nums["loss"]), "grad": decades(nums["grad"])}
 
 
 # --- the texts ------------------------------------------------------------------------------

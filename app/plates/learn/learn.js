@@ -46,7 +46,8 @@ var LearnLive = (typeof globalThis !== "undefined" && globalThis.LearnLive) || (
     "dk64-scaled": "d_k = 64 and weights 3 times larger, the scores divided by √64 = 8: they start moderate, " +
                    "and Adam learns the shift in about 50 steps.",
     "dk64-raw": "The same head without ÷√64: scores 8 times larger, rows that start near one-hot, and a run " +
-                "that gets stuck with some rows on the wrong token (loss near 0.22).",
+                "that gets stuck with rows on the wrong token: the loss stalls at 0.22 and, near step 780, " +
+                "jumps to 0.33.",
   };
 
   var fix = AEPage.fix, sci = AEPage.sci;
@@ -244,6 +245,14 @@ var LearnLive = (typeof globalThis !== "undefined" && globalThis.LearnLive) || (
     run.grad = Array.from(grad, Number);
     return true;
   }
+  // A log axis's range: whole powers of ten around the values, two decades at least (data.py's decades).
+  function decades(values, floor) {
+    var lo = Infinity, hi = -Infinity;
+    values.forEach(function (v) { v = Math.max(v, floor); lo = Math.min(lo, v); hi = Math.max(hi, v); });
+    var a = Math.floor(Math.log10(lo) + 1e-9), b = Math.ceil(Math.log10(hi) - 1e-9);
+    // from text (Math.pow(10, -5) is not 1e-5), with a margin so the end ticks are drawn
+    return [Number("1e" + a) / 1.4, Number("1e" + Math.max(b, a + 2)) * 1.4];
+  }
   function largest(ms) {
     var top = 0;
     ms.forEach(function (m) { m.forEach(function (r) { r.forEach(function (v) { top = Math.max(top, Math.abs(v)); }); }); });
@@ -283,6 +292,7 @@ var LearnLive = (typeof globalThis !== "undefined" && globalThis.LearnLive) || (
         train_state: state_data(run),
       },
       maps_limit: largest(mp), qk_limit: largest([r.qk]),
+      loss_range: decades(run.loss, a.limits.floor), grad_range: decades(run.grad, a.limits.floor),
       readout_div: readout_html(run.state.step, r.loss, r.grad_norm, r.asymmetry, worst, run.st.tie,
                                 run.state.step < run.st.step ? run.stopped : "", a.limits.max_step),
       story: story_html(story_of(run.st)),
@@ -300,6 +310,9 @@ var LearnLive = (typeof globalThis !== "undefined" && globalThis.LearnLive) || (
       quiet(a.run, { data: { step: [run.state.step] } });
       quiet(a.maps_mapper, { low: -fd.maps_limit, high: fd.maps_limit });
       quiet(a.qk_mapper, { low: -fd.qk_limit, high: fd.qk_limit });
+      [[a.loss_y, fd.loss_range], [a.grad_y, fd.grad_range]].forEach(function (p) {
+        if (p[0].start !== p[1][0] || p[0].end !== p[1][1]) quiet(p[0], { start: p[1][0], end: p[1][1] });
+      });
       if (a.wq_x.end !== run.st.width - 0.5) { quiet(a.wq_x, { end: run.st.width - 0.5 }); quiet(a.wk_x, { end: run.st.width - 0.5 }); }
       if (a.d_k.disabled !== (run.st.tie === "identity")) quiet(a.d_k, { disabled: run.st.tie === "identity" });
       quiet_text(a.story, fd.story);
@@ -363,7 +376,7 @@ var LearnLive = (typeof globalThis !== "undefined" && globalThis.LearnLive) || (
     };
     a.rendered.connect(a.train_state.change, function () { if (!painting) { answered = true; check(); } });
     [a.rendered, a.run, a.loss, a.grad, a.weights, a.w_q, a.w_k, a.qk, a.readout, a.maps_mapper, a.qk_mapper,
-     a.wq_x, a.readout_div].forEach(function (m) { a.rendered.connect(m.change, check); });
+     a.wq_x, a.loss_y, a.grad_y, a.readout_div].forEach(function (m) { a.rendered.connect(m.change, check); });
   }
 
   // --- training ----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from bokeh.models import (
     FixedTicker,
     InlineStyleSheet,
     LinearColorMapper,
+    LogTicker,
     RadioButtonGroup,
     Range1d,
     Select,
@@ -82,13 +83,16 @@ def _label(text: str, width: int, top: int = 8) -> Div:
 def _heat(name: str, title: str, cols: int, rows: int, width: int = HEAT):
     f = heatmap_figure(name, Range1d(-0.5, cols - 0.5), Range1d(rows - 0.5, -0.5), title, frame_width=width,
                        frame_height=HEAT, min_border_left=10, min_border_right=10)
+    f.axis.minor_tick_line_color = None  # the cells are the scale
     return f
 
 
 def _history_figure(name: str, title: str, y_label: str):
     f = figure(name=name, width=270, height=HEAT + 78, y_axis_type="log", x_range=DataRange1d(start=0, min_interval=10),
+               y_range=Range1d(0.01, 1.0),
                tools="", toolbar_location=None, title=title)
     style_figure(f)
+    f.yaxis.ticker = LogTicker(mantissas=[1], desired_num_ticks=4)  # powers of ten: the range is whole decades
     f.xaxis.axis_label = "step"
     f.yaxis.axis_label = y_label
     return f
@@ -177,7 +181,7 @@ class LearnPlate(PlateViewer):
                                 (self.qk_plot, "qk", self.qk_mapper)):
             label = {"w_q": "W_Q", "w_k": "W_K", "qk": "W_Q W_Kᵀ"}[name]
             cells(f, src[name], {"field": "value", "transform": mapper}, x="c", y="r", text=None,
-                  tooltip=f"{label}[@r, @c] = @value{{0.000}}")
+                  tooltip=f"{label}[@r, @c] = @value{{0.000}}", size=0.96 if name == "qk" else 1.0)
             f.yaxis.axis_label = "model dimension"
             f.yaxis.ticker = FixedTicker(ticks=list(range(D_MODEL)))
             f.xaxis.axis_label = "model dimension" if name == "qk" else "head dimension"
@@ -193,6 +197,7 @@ class LearnPlate(PlateViewer):
             "readout": src["readout"], "rendered": src["rendered"], "run": src["run"], "normals": src["init_normals"],
             "train_state": src["train_state"],
             "maps_mapper": self.maps_mapper, "qk_mapper": self.qk_mapper, "wq_x": self.wq_x, "wk_x": self.wk_x,
+            "loss_y": self.loss_plot.y_range, "grad_y": self.grad_plot.y_range,
             "train": self.train_w, "one_step": self.one_step_w, "reset": self.reset_w, "speed": self.speed_w,
             "lr": self.lr_w, "optimizer": self.optimizer_w, "d_k": self.dk_w, "scaled": self.scaled_w,
             "tie": self.tie_w, "init_scale": self.init_w, "seed": self.seed_w,
@@ -308,6 +313,9 @@ class LearnPlate(PlateViewer):
         for mapper, key in ((self.maps_mapper, "maps"), (self.qk_mapper, "qk")):
             set_if_changed(mapper, "low", -lim[key])
             set_if_changed(mapper, "high", lim[key])
+        for plot, key in ((self.loss_plot, "loss"), (self.grad_plot, "grad")):
+            set_if_changed(plot.y_range, "start", lim[key][0])
+            set_if_changed(plot.y_range, "end", lim[key][1])
         for name in LIVE:
             resend(self.srcs[name], live[name])
         set_if_changed(self.readout_div, "text", words["readout_div"])

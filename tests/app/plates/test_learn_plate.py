@@ -245,7 +245,8 @@ process.stdin.on("end", () => {
       const run = L.ensure(a);
       const fd = L.frame_data(a, run);
       out.push({sources: fd.sources, readout_div: fd.readout_div, story: fd.story, maps_limit: fd.maps_limit,
-                qk_limit: fd.qk_limit, url: AELink.fields(a.link, L.url_values(a), {})});
+                qk_limit: fd.qk_limit, loss_range: fd.loss_range, grad_range: fd.grad_range,
+                url: AELink.fields(a.link, L.url_values(a), {})});
     } else if (c.kind === "start") {
       out.push(L.start_state(a, Object.assign(L.settings(a))));
     } else {  // a gesture: "one_step", "reset", or a widget changed to c.to
@@ -318,6 +319,7 @@ def test_the_glue_draws_what_python_draws_at_a_step():
         assert res["url"] == s.to_url()
         lim = data.limits(data.numbers(s))
         assert close(res["maps_limit"], lim["maps"]) and close(res["qk_limit"], lim["qk"])
+        assert res["loss_range"] == list(lim["loss"]) and res["grad_range"] == list(lim["grad"])
     print(f"learn.js against attention_core, worst relative difference {worst:.2g}")
 
 

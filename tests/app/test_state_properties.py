@@ -421,6 +421,9 @@ BROWSER = {"lookup": browser_lookup, "worked": browser_worked, "scaling": browse
 # renders the first RENDER_ALL_FIRST distinct states a plate's links reach, then every
 # RENDER_THEN_EVERY-th; every state is validated, and every browser case renders.
 RENDER_ALL_FIRST, RENDER_THEN_EVERY = 100, 50
+# The learn plate's render replays its run in NumPy up to the link's step (2000 at most, about a
+# second each): its links are validated as every plate's, and fewer of its states rendered.
+RENDER_CADENCE = {"learn": (25, 250)}
 BROWSER_CASES = 200  # of the cases: widget values, drags and taps through the plate's own callbacks
 
 
@@ -459,7 +462,8 @@ def test_ten_thousand_cases_keep_the_state_valid_and_the_plate_rendered(plate):
             fresh = key not in rendered
             rendered.add(key)
             new_states += fresh
-            if fresh and (new_states <= RENDER_ALL_FIRST or new_states % RENDER_THEN_EVERY == 0):
+            first, every = RENDER_CADENCE.get(slug, (RENDER_ALL_FIRST, RENDER_THEN_EVERY))
+            if fresh and (new_states <= first or new_states % every == 0):
                 fields = {k: getattr(bare, k) for k in bare.url_fields}
                 if "preset" in fields:  # a preset loads its own numbers, so it goes first
                     plate.state.param.update(preset=fields.pop("preset"))

@@ -76,11 +76,14 @@ var AESync = (typeof globalThis !== "undefined" && globalThis.AESync) || (functi
     if (data != null && typeof data === "object") Object.keys(data).forEach(function (k) { m.set(k, data[k]); });
     return m;
   }
-  // Whether two sources' data have the same columns with the same values (floats within tol).
+  // Whether two sources' data have the same columns with the same values (floats within tol). A
+  // column is compared by its values, whatever kind of array holds them: Python's columns arrive
+  // as typed arrays, the page's own are plain arrays.
+  function as_array(col) { return col != null && typeof col === "object" && typeof col.length === "number" ? Array.from(col) : col; }
   function same_data(a, b, tol) {
     var x = columns_of(a), y = columns_of(b);
     if (x.size !== y.size) return false;
-    for (var [k, v] of x) if (!y.has(k) || !same_value(v, y.get(k), tol || 0)) return false;
+    for (var [k, v] of x) if (!y.has(k) || !same_value(as_array(v), as_array(y.get(k)), tol || 0)) return false;
     return true;
   }
 

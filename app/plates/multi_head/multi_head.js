@@ -325,21 +325,11 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   // checked, as Python's answer comes in several messages (one per source) and a frame may be
   // painted between two of them. Python's answer to these settings agrees to 1e-12 and is kept.
   function settings_key(st) { return [st.d_model, st.h, st.n].join("|"); }
-  function same_columns(want, got) {
-    var x = want instanceof Map ? want : new Map(Object.entries(want));
-    var y = got instanceof Map ? got : new Map(Object.entries(got || {}));
-    if (x.size !== y.size) return false;
-    for (var [k, v] of x) {
-      var g = y.get(k);
-      if (g == null || !AESync.same_value(Array.from(v), Array.from(g), 1e-9)) return false;
-    }
-    return true;
-  }
   function guard(a) {
     AESync.guard_late(a.setting, SOURCES.map(function (k) { return a[k]; }), function () {
       var o = a.setting.__ae_own, st = settings(a);
       if (reverting || o == null || split_problem(st.d_model, st.h) || o.key !== settings_key(st)) return false;
-      return o.pairs.some(function (p) { return !same_columns(p[1], p[0].data); });
+      return o.pairs.some(function (p) { return !AESync.same_data(p[1], p[0].data, 1e-9); });
     }, function () { recompute(a, settings(a)); });
   }
 

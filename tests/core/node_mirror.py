@@ -80,3 +80,20 @@ def per_case(body: str) -> str:
     """A driver that answers each case `c` with {ok: r} or {error: message}; `body` is the JS that
     sets `r` from `c` with the mirror `M`."""
     return PER_CASE % body
+
+
+# The start of a node script that drives a plate's glue (the page's script, passed as its first
+# argument, exports it as L): the job read from stdin into `input`, and fake(props), a stand-in
+# for a Bokeh model whose `sent` records what a setv without {sync: false} would send to Python.
+GLUE_PRELUDE = r"""
+const L = require(process.argv[1]);
+let input = "";
+process.stdin.on("data", (c) => { input += c; });
+let uid = 0;
+function fake(props) {
+  return Object.assign({id: "m" + (++uid), tags: [], sent: [], setv(p, opts) {
+    Object.assign(this, p);
+    if (!(opts && opts.sync === false)) this.sent.push(Object.keys(p).join(","));
+  }}, props);
+}
+"""

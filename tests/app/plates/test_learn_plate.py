@@ -20,7 +20,7 @@ from app.plates.learn.data import init_normals, replay, sources, texts
 from app.plates.learn.state import MAX_STEP, OPTIMIZERS, TIES, LearnState, preset_values
 from app.plates.learn.view import LIVE, LearnPlate
 
-from node_mirror import library_file, node_path  # tests/core (on the path: tests/conftest.py)
+from node_mirror import GLUE_PRELUDE, library_file, node_path  # tests/core (on the path: tests/conftest.py)
 
 SCRIPT = library_file("learn.js")  # what a page loads: the runtime and learn.js
 REQUIRED = {"train_loss": ("step", "loss"), "learned_weights": ("i", "j", "weight"),
@@ -211,20 +211,9 @@ def test_identity_disables_the_width_and_the_maps_are_the_identity():
 
 
 # --------------------------------------------------------------------------- learn.js in node
-GLUE_RUNNER = r"""
-const L = require(process.argv[1]);  // the runtime (AttentionMirror, AELink, AESync, AEPage) and learn.js
-let input = "";
-process.stdin.on("data", (c) => { input += c; });
+GLUE_RUNNER = GLUE_PRELUDE + r"""
 process.stdin.on("end", () => {
   const job = JSON.parse(input), out = [], later = [];
-  let uid = 0;
-  // A stand-in for a Bokeh model; `sent` records what a setv without {sync: false} would send to Python.
-  function fake(props) {
-    return Object.assign({id: "m" + (++uid), tags: [], sent: [], setv(p, opts) {
-      Object.assign(this, p);
-      if (!(opts && opts.sync === false)) this.sent.push(Object.keys(p).join(","));
-    }}, props);
-  }
   function make_a(c) {
     const a = new Proxy({}, {get(t, k) { if (!(k in t)) t[k] = fake({data: {}}); return t[k]; }});
     a.limits = job.limits; a.link = job.link; a.normals = {data: job.normals};

@@ -20,7 +20,7 @@ from app.plates.multi_head.data import recipes, sources, summary_html, texts
 from app.plates.multi_head.state import D_CHOICES, H_CHOICES, MultiHeadState, split_problem
 from app.plates.multi_head.view import SOURCE_ATTRS, MultiHeadPlate
 
-from node_mirror import library_file, node_path  # tests/core (on the path: tests/conftest.py)
+from node_mirror import GLUE_PRELUDE, library_file, node_path  # tests/core (on the path: tests/conftest.py)
 
 SCRIPT = library_file("multi_head.js")  # what a page loads: the runtime (AELink, AESync, AEPage) and multi_head.js
 NAMES = ("head_weights", "concat", "w_o", "mh_output", "params", "divisors", "setting", "d_model", "h", "n",
@@ -280,20 +280,9 @@ class TestPlate:
 
 
 # --------------------------------------------------------------------------- multi_head.js in node
-GLUE_RUNNER = r"""
-const L = require(process.argv[1]);  // the page's script: the runtime (mirror.js, AELink, AESync, AEPage) and multi_head.js
-let input = "";
-process.stdin.on("data", (c) => { input += c; });
+GLUE_RUNNER = GLUE_PRELUDE + r"""
 process.stdin.on("end", () => {
   const job = JSON.parse(input), out = [], later = [];
-  let uid = 0;
-  // A stand-in for a Bokeh model; `sent` records what a setv without {sync: false} would send to Python.
-  function fake(props) {
-    return Object.assign({id: "m" + (++uid), tags: [], sent: [], setv(p, opts) {
-      Object.assign(this, p);
-      if (!(opts && opts.sync === false)) this.sent.push(Object.keys(p).join(","));
-    }}, props);
-  }
   function make_a(start) {
     const a = new Proxy({}, {get(t, k) { if (!(k in t)) t[k] = fake({data: {}}); return t[k]; }});
     a.recipes = job.recipes;

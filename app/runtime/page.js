@@ -465,6 +465,25 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     start();
   }
 
+  // ?embed=1 in a frame: the navigation keys that no control of the plate took go to the page
+  // around it as a message {type: "ae-key", key}, so a slide deck still moves on after a click
+  // inside the plate (examples/reveal-deck). A focused control (a slider, a point's handle, a
+  // field) keeps its keys: it prevents their default, or it is one that uses them natively.
+  var NAV_KEYS = ["ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "];
+  var KEEPS_KEYS = "input, select, textarea, button, a[href], [contenteditable], [role=slider], [role=spinbutton], " +
+    "[role=radio], [role=listbox], [role=combobox], [role=tab], [role=region]";
+  function forward_keys() {
+    if (window.parent === window || window.__ae_keys) return;
+    window.__ae_keys = true;
+    window.addEventListener("keydown", function (ev) {
+      if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey || NAV_KEYS.indexOf(ev.key) < 0) return;
+      var t = ev.composedPath ? ev.composedPath()[0] : ev.target;
+      if (t && t.closest && t.closest(KEEPS_KEYS)) return;
+      ev.preventDefault();
+      window.parent.postMessage({ type: "ae-key", key: ev.key, shiftKey: ev.shiftKey }, "*");
+    });
+  }
+
   function init(doc, opts, apply_url) {
     // The workarounds of BokehJS (app/workarounds/js/), unless the server or export left them out.
     if (typeof AEWorkarounds !== "undefined") AEWorkarounds.install(doc, opts.workarounds_off);
@@ -491,6 +510,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       if (p.get("embed") !== "1") after_paint(function () { show_notices(doc, notices); });
     }
     if (p.get("embed") === "1" && p.get("fit") !== "0" && typeof requestAnimationFrame === "function") fit_to_frame(doc, opts);
+    if (p.get("embed") === "1") forward_keys();
   }
 
   // A small visible table as plain HTML (app/shared/html_table.py's table_html writes the same string):

@@ -36,6 +36,15 @@ var AESync = (typeof globalThis !== "undefined" && globalThis.AESync) || (functi
     delete gestures[a.sync.id];
     (sends || []).forEach(function (s) { send(s[0], s[1]); });
     a.sync.tags = [];
+    changed();
+  }
+  // The student's change has been made: said on the page ("ae-changed" on window) for whoever
+  // listens: app/runtime/scorm.js, in an LMS package, counts the plate as done; nothing listens
+  // elsewhere. commit() says it for every plate; a change that commits only later (learn's Train,
+  // at Pause) says it when it starts.
+  function changed() {
+    if (typeof window !== "undefined" && typeof window.dispatchEvent === "function" && typeof CustomEvent === "function")
+      window.dispatchEvent(new CustomEvent("ae-changed"));
   }
   // A run of changes (a slider dragged, a key held down, clicks in a row): "busy" until the page
   // has been still for STILL_MS, then one commit. `sends` is a function: what to send at the end.
@@ -125,6 +134,7 @@ var AESync = (typeof globalThis !== "undefined" && globalThis.AESync) || (functi
 
   return {
     STILL_MS: STILL_MS, quiet: quiet, send: send, busy: busy, mark: mark, lead: lead, commit: commit, until_still: until_still,
+    changed: changed,
     text: text, throttle: throttle, same_data: same_data, same_value: same_value, guard_late: guard_late,
   };
 })();

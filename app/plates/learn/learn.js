@@ -417,6 +417,7 @@ var LearnLive = (typeof globalThis !== "undefined" && globalThis.LearnLive) || (
   function start(a, run) {
     guard(a);
     AESync.lead(a);
+    AESync.changed();  // the student's change (Train, a story), though its commit waits for Pause
     quiet(a.train, { label: "Pause" });
     start_frames(a, run);
   }

@@ -20,6 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--plate", action="append", default=None, help="plate slug (default: every plate)")
     e.add_argument("--site", action="store_true",
                    help="write a static site: index.html and every plate, sharing one copy of the JS and CSS")
+    e.add_argument("--scorm", action="store_true",
+                   help="write one SCORM 1.2 zip (the index and every plate) for Moodle, Canvas or Blackboard")
     f = sub.add_parser("figure", help="render a plate's state to a PNG or SVG image (for slides)")
     f.add_argument("plate")
     f.add_argument("settings", nargs="*", metavar="NAME=VALUE",
@@ -40,6 +42,16 @@ def main(argv: list[str] | None = None) -> int:
         from app.plates import registry
         from app.delivery.export import export_plate, export_site, offline_problems
 
+        if args.scorm:
+            if args.site or args.plate:
+                print("error: --scorm packs the index and every plate into one zip; it takes neither --site nor --plate",
+                      file=sys.stderr)
+                return 2
+            from app.delivery.scorm import export_scorm
+
+            path = export_scorm(args.outdir)
+            print(f"wrote {path}, {path.stat().st_size / 1e6:.1f} MB (a SCORM 1.2 package: import it into the LMS)")
+            return 0
         if args.site:
             pages = export_site(args.outdir)
             print(f"wrote {len(pages)} pages to {args.outdir} (open index.html)")

@@ -41,8 +41,10 @@ def indices(page) -> int:
 
 
 def press(page, key: str, want: int) -> None:
+    """Press `key`; wait until the deck shows slide `want` and its slide transition has ended."""
     page.keyboard.press(key)
     page.wait_for_function("(h) => Reveal.getIndices().h === h", arg=want, timeout=5_000)
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')", timeout=5_000)
 
 
 def click_in_plate(page, view) -> None:

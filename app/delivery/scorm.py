@@ -24,8 +24,8 @@ plate), after the student's own pointer or key input on the page:
 | lookup | dragged the query or a key (mouse, touch or arrow keys), or moved the angle, length or d_k slider, the scale box, or pressed Reset |
 | worked | pressed Step or Back, chosen a preset, typed a vector, made a guess, moved the length slider, or dragged the query |
 | scaling | moved the width slider, ticked "Divide scores by √d_k", pressed Reset, or dragged or clicked on the flat-line or entropy chart |
-| self-attention | pressed Shuffle or Original order, changed the number of tokens, or toggled positions or cross-attention |
-| masking | tapped a mask cell, chosen a mask kind or its width, toggled the contrast, or pressed Reset |
+| self-attention | pressed Shuffle or Original order, changed the number of tokens or the shuffle, or toggled positions or cross-attention |
+| masking | tapped a mask cell, chosen a mask kind, moved the tokens, padding or window slider, toggled the contrast, or pressed Reset |
 | multi-head | chosen d_model or the number of heads, or moved the token slider |
 | learn | pressed Train (counted when training starts; its commit waits for Pause), One step or Reset, chosen a story, or changed a setting |
 

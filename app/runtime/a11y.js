@@ -252,11 +252,14 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     });
   }
 
-  // --- phones ----------------------------------------------------------------------------------
+  // --- fitting the screen: phones, projectors, a resized window -----------------------------
   // Without a viewport tag a phone lays the page out 980 px wide and shrinks it: tiny text and
   // tiny targets. With one, the page is as wide as the phone, and what is wider than that is
   // made to fit: rows wrap, and a figure, widget or text wider than the space left shrinks to it
-  // (a figure keeps its proportions). Wide screens are left alone.
+  // (a figure keeps its proportions). A wider screen that the plate still overflows (a 1024 px
+  // projector) gets the same treatment; one the plate fits is left alone. Every value changed is
+  // remembered, so a resized window is put back as loaded and fitted again, as a fresh load at
+  // that size would be.
   var NARROW_PX = 720;
   function ensure_viewport() {
     if (typeof document === "undefined" || document.querySelector("meta[name=viewport]")) return;
@@ -267,15 +270,29 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   }
   ensure_viewport();
 
+  function embedded() {
+    // An embedded plate is fitted to its frame as a whole by page.js (?embed=1); stacking rows
+    // for a narrow frame as well made it taller than any scale could fit (multi-head at 480x320).
+    return /[?&]embed=1(&|$)/.test(window.location.search || "");
+  }
+  function screen_width() {
+    return Math.min(document.documentElement.clientWidth, (window.screen && window.screen.width) || Infinity);
+  }
   // The device's width when it is narrow (0 on wide screens): once something overflows, a phone
   // widens the layout viewport to it, so the screen's width counts too.
   function narrow_width() {
-    if (typeof document === "undefined" || typeof window === "undefined") return 0;
-    // An embedded plate is fitted to its frame as a whole by page.js (?embed=1); stacking rows
-    // for a narrow frame as well made it taller than any scale could fit (multi-head at 480x320).
-    if (/[?&]embed=1(&|$)/.test(window.location.search || "")) return 0;
-    var W = Math.min(document.documentElement.clientWidth, (window.screen && window.screen.width) || Infinity);
+    if (typeof document === "undefined" || typeof window === "undefined" || embedded()) return 0;
+    var W = screen_width();
     return W > 0 && W <= NARROW_PX ? W : 0;
+  }
+  // The width to fit the page to: a narrow screen's, or a wider one's that the page overflows.
+  function fit_width() {
+    if (typeof document === "undefined" || typeof window === "undefined" || embedded()) return 0;
+    var W = narrow_width();
+    if (W) return W;
+    var root = document.scrollingElement || document.documentElement;
+    W = screen_width();
+    return W > 0 && root.scrollWidth > W + 1 ? W : 0;
   }
   // The room a figure has across a narrow screen (the page's 8 px margin and fit_narrow's 4 px
   // at the edge taken off), or 0 on a wide one: a plate may lay out fewer maps to a row instead of
@@ -285,11 +302,84 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     return W ? Math.floor(W - 12) : 0;
   }
 
-  function fit_narrow(doc, pass) {
+  // Changes made to fit, with the values they replaced: put back before fitting to a new size.
+  // A value the plate has changed since (a figure resized for more heads) is the plate's, and kept.
+  function fit_set(doc, m, props) {
+    var rec = doc.__ae_fitted || (doc.__ae_fitted = new Map());
+    var r = rec.get(m) || {};
+    Object.keys(props).forEach(function (k) { if (!(k in r)) r[k] = { was: m[k] }; r[k].now = props[k]; });
+    rec.set(m, r);
+    m.setv(props, { sync: false });
+  }
+  function same_value(a, b) {
+    if (a === b) return true;
+    if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every(function (x, i) { return same_value(x, b[i]); });
+    if (a && b && typeof a === "object" && typeof b === "object" && Object.getPrototypeOf(a) === Object.prototype) {
+      var ka = Object.keys(a), kb = Object.keys(b);
+      return ka.length === kb.length && ka.every(function (k) { return a[k] === b[k]; });
+    }
+    return false;
+  }
+  function unfit(doc) {
+    var rec = doc.__ae_fitted;
+    doc.__ae_fitted = new Map();
+    doc.__ae_fit_W = 0;  // until the page is measured at its new size
+    if (!rec) return;
+    rec.forEach(function (r, m) {
+      var back = {};
+      Object.keys(r).forEach(function (k) {
+        if (k === "el_width") { if (r[k].el) r[k].el.style.width = r[k].was; return; }
+        if (same_value(m[k], r[k].now)) back[k] = r[k].was;
+      });
+      if (Object.keys(back).length) m.setv(back, { sync: false });
+      if ("styles" in back) {
+        // BokehJS writes a model's styles onto its element and leaves a key that is gone in place.
+        var sv = view_of(m), gone = Object.keys(r.styles.now || {}).filter(function (k) { return !(k in (r.styles.was || {})); });
+        if (sv && sv.el) gone.forEach(function (k) { sv.el.style.removeProperty(k); });
+      }
+      if ("orientation" in back) { var v = view_of(m); if (v && typeof v.rerender === "function") v.rerender(); }
+    });
+  }
+
+  var room_listeners = [];
+  // fn(room) after a resize changed the room (a plate that lays out its own rows, multi-head).
+  function on_room(fn) { room_listeners.push(fn); }
+
+  function refit_on_resize(doc) {
+    if (doc.__ae_resize || typeof window === "undefined") return;
+    doc.__ae_resize = true;
+    var timer = null, last = [window.innerWidth, room()];
+    window.addEventListener("resize", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        if (window.innerWidth === last[0]) return;  // a phone's toolbar changed the height only
+        var r = room(), room_changed = r !== last[1];
+        last = [window.innerWidth, r];
+        doc.__ae_fit_gen = (doc.__ae_fit_gen || 0) + 1;
+        doc.__ae_fit_done = -1;
+        unfit(doc);
+        if (room_changed) room_listeners.forEach(function (fn) { fn(r); });
+        // Measured once Bokeh has laid the page out as loaded (it lays out asynchronously).
+        var g = doc.__ae_fit_gen;
+        (function settled() {
+          if (g !== doc.__ae_fit_gen) return;
+          if (doc.is_idle === false) return setTimeout(settled, 30);
+          requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(function () {
+            if (g === doc.__ae_fit_gen) fit_narrow(doc, 0);
+          }, 100); }); });
+        })();
+      }, 200);
+    });
+  }
+
+  function fit_narrow(doc, pass, W) {
     if (typeof document === "undefined" || !doc) return;
-    var W = narrow_width();
-    if (!W) return;
+    refit_on_resize(doc);
     pass = pass || 0;
+    var gen = doc.__ae_fit_gen || 0;
+    if (pass === 0) { W = fit_width(); doc.__ae_fit_W = W; doc.__ae_fit_done = -1; }
+    else W = doc.__ae_fit_W;
+    if (!W) { doc.__ae_fit_done = gen; return; }
     var changed = false;
     if (!doc.__ae_refit) {
       // A plate that resizes a figure after a change (more heads, a wider model) is fitted again.
@@ -297,8 +387,9 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
       Array.from(doc.all_models || []).forEach(function (m) {
         if (m.type !== "Figure") return;
         m.properties.frame_width.change.connect(function () {
+          if (!doc.__ae_fit_W) return;
           clearTimeout(doc.__ae_refit_timer);
-          doc.__ae_refit_timer = setTimeout(function () { fit_narrow(doc, 1); }, 150);
+          doc.__ae_refit_timer = setTimeout(function () { if (doc.__ae_fit_W) fit_narrow(doc, 1); }, 150);
         });
       });
     }
@@ -313,7 +404,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
         });
         if (right > W - 4) {
           var kids = m.children.slice().sort(function (p, q) { return p[2] - q[2] || p[1] - q[1]; });
-          m.setv({ children: kids.map(function (c, i) { return [c[0], i, 0]; }) }, { sync: false });
+          fit_set(doc, m, { children: kids.map(function (c, i) { return [c[0], i, 0]; }) });
           changed = true;
         }
         return;
@@ -321,18 +412,18 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
       if (/Row$/.test(m.type) && m.styles !== undefined && !(m.styles && m.styles["flex-wrap"])) {
         var st = Object.assign({}, m.styles || {});
         st["flex-wrap"] = "wrap";
-        m.setv({ styles: st }, { sync: false });
+        fit_set(doc, m, { styles: st });
         changed = true;
       }
       if (m.type === "Figure" && m.frame_width && !(m.styles && m.styles["flex-grow"] === "0")) {
         // A figure alone on a wrapped row's line would grow to the line and stretch its frame.
-        m.setv({ styles: Object.assign({}, m.styles || {}, { "flex-grow": "0" }) }, { sync: false });
+        fit_set(doc, m, { styles: Object.assign({}, m.styles || {}, { "flex-grow": "0" }) });
         changed = true;
       }
       var v = view_of(m);
       if (m.type === "Div" && m.height && v && v.el && v.el.scrollHeight > m.height + 2) {
         // A text box of fixed height whose words take more lines on a narrow screen: let it grow.
-        m.setv({ height: null, min_height: m.height }, { sync: false });
+        fit_set(doc, m, { height: null, min_height: m.height });
         changed = true;
       }
       if (!v || !v.el || !("width" in m.properties) || /GlyphRenderer|Axis|Grid|Title|Legend/.test(m.type)) return;
@@ -344,7 +435,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
         var right = r.right;
         (v.shadow_el || v.el).querySelectorAll(".bk-btn").forEach(function (b) { right = Math.max(right, b.getBoundingClientRect().right); });
         if (right > W - 4) {
-          m.setv({ orientation: "vertical", width: null }, { sync: false });
+          fit_set(doc, m, { orientation: "vertical", width: null });
           // Bokeh builds the group's buttons with its orientation once: build them again.
           if (typeof v.rerender === "function") v.rerender();
           changed = true;
@@ -362,18 +453,30 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
         var props = {};
         if (m.frame_width) { props.frame_width = Math.floor(m.frame_width * k); if (m.frame_height) props.frame_height = Math.floor(m.frame_height * k); }
         else { props.width = Math.floor(r.width * k); if (m.height) props.height = Math.floor(m.height * k); }
-        m.setv(props, { sync: false });
+        fit_set(doc, m, props);
       } else {
         var wp = { width: avail };
         if ("min_width" in m.properties && m.min_width > avail) wp.min_width = avail;
-        m.setv(wp, { sync: false });
+        fit_set(doc, m, wp);
         // Panel's panes also fix their width in CSS on the element itself.
-        if (v.el.style && v.el.style.width) v.el.style.width = avail + "px";
+        if (v.el.style && v.el.style.width) {
+          var rec = doc.__ae_fitted.get(m);
+          if (!("el_width" in rec)) rec.el_width = { was: v.el.style.width, el: v.el };
+          v.el.style.width = avail + "px";
+        }
       }
       changed = true;
     });
     // A change moves what follows: measure again once the layout has settled.
-    if ((changed || pass === 0) && pass < 4) setTimeout(function () { fit_narrow(doc, pass + 1); }, 150);
+    if ((changed || pass === 0) && pass < 4) setTimeout(function () {
+      if ((doc.__ae_fit_gen || 0) === gen) fit_narrow(doc, pass + 1);
+    }, 150);
+    else doc.__ae_fit_done = gen;
+  }
+  // How far fitting has got (tests and benchmarks wait on it): gen counts the resizes that
+  // started a new fit, and done is the last gen whose fit is finished (-1 while one runs).
+  function fit_state(doc) {
+    return { gen: doc.__ae_fit_gen || 0, done: doc.__ae_fit_done == null ? -1 : doc.__ae_fit_done, width: doc.__ae_fit_W || 0 };
   }
 
   // The page's one main landmark (axe: landmark-one-main, region): Bokeh renders the page as one
@@ -421,7 +524,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   }
 
   var api = {
-    text_of: text_of, fit_narrow: fit_narrow, room: room, handles: handles, place: place, arrow: arrow, key_gesture: key_gesture, finish: finish, speak: speak,
+    text_of: text_of, fit_narrow: fit_narrow, fit_state: fit_state, room: room, on_room: on_room, handles: handles, place: place, arrow: arrow, key_gesture: key_gesture, finish: finish, speak: speak,
     describe: describe, table_html: table_html, cell: cell, init: init, on_table_toggle: on_table_toggle,
     refresh_tables: refresh_tables,
   };

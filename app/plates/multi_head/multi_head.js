@@ -366,10 +366,13 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     if (typeof document === "undefined") return;
     // On a phone the head maps go fewer to a row: tell Python (which places them too) the room.
     var room = AEA11y.room();
-    if (room && a.screen && room_of(a) !== room) {
+    function use_room(room) {
+      if (!a.screen || room_of(a) === room) return;
       a.screen.data = { room: [room] };
       recompute(a, settings(a));
     }
+    if (room) use_room(room);
+    AEA11y.on_room(use_room);  // a resized window: as a fresh load at that size would
     AEA11y.init(a, function () { return speak_text(a); });
   }
 

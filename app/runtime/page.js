@@ -468,7 +468,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // ?embed=1 in a frame: the navigation keys that no control of the plate took go to the page
   // around it as a message {type: "ae-key", key}, so a slide deck still moves on after a click
   // inside the plate (examples/reveal-deck). A focused control (a slider, a point's handle, a
-  // field) keeps its keys: it prevents their default, or it is one that uses them natively.
+  // field) keeps its keys: it prevents their default, or it is one that uses them natively. The
+  // key keeps its default too (a page that ignores the message still scrolls, as before).
   var NAV_KEYS = ["ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "];
   var KEEPS_KEYS = "input, select, textarea, button, a[href], [contenteditable], [role=slider], [role=spinbutton], " +
     "[role=radio], [role=listbox], [role=combobox], [role=tab], [role=region]";
@@ -479,7 +480,6 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey || NAV_KEYS.indexOf(ev.key) < 0) return;
       var t = ev.composedPath ? ev.composedPath()[0] : ev.target;
       if (t && t.closest && t.closest(KEEPS_KEYS)) return;
-      ev.preventDefault();
       window.parent.postMessage({ type: "ae-key", key: ev.key, shiftKey: ev.shiftKey }, "*");
     });
   }

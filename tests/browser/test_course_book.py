@@ -82,6 +82,12 @@ def test_course_book_offline(new_tab, book):
     assert math.hypot(x + 1.0, y - 2.5) <= max(2 * 11.2 / px, 0.05), (x, y, px)  # within two pixels
     assert changed(st["weights"]["weight"], before["weights"]["weight"])
     assert_matches_core(st, core_from_query(x, y))
+    # The drag left the keyboard in the plate: Page Down still scrolls the book (the plate passes
+    # navigation keys on to its parent page and keeps their default action).
+    assert page.evaluate("() => document.activeElement.matches('iframe.plate')")
+    top = page.evaluate("() => document.scrollingElement.scrollTop")
+    page.keyboard.press("PageDown")
+    page.wait_for_function("(y) => document.scrollingElement.scrollTop > y + 100", arg=top, timeout=5_000)
 
     # Page two, through the book's own navigation: the masking plate with the padding mask (p=2);
     # a real click on cell (q1, k1) blocks it.

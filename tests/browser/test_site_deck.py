@@ -8,7 +8,7 @@ import math
 import pytest
 
 from app.plates import registry
-from helpers import assert_matches_core, changed, core_from_query, drag, query_xy, read_state, to_page_xy, wait_ready
+from helpers import angle_slider_handle, assert_matches_core, changed, core_from_query, drag, query_xy, read_state, to_page_xy, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -58,6 +58,33 @@ def drag_in_deck(page, selector: str, plate_url_part: str) -> None:
     assert frame.evaluate("() => Bokeh.documents[0].get_model_by_name('ae-header').visible") is False
 
 
+COUNT = "(n) => document.querySelector('.count').textContent.startsWith(n + ' /')"
+
+
+def deck_keys_after_a_drag_in_a_plate(page, selector: str) -> None:
+    """Issue 43, 3: after a drag inside a slide's plate the keys go to its frame, and the deck's
+    arrow keys still move the deck; an arrow key on a focused plate control moves the control."""
+    frame = page.locator(selector).element_handle().content_frame()
+    assert page.evaluate("() => document.activeElement && document.activeElement.tagName") == "IFRAME"
+    page.evaluate("() => { window.__ae_keys = []; window.addEventListener('message', ev => window.__ae_keys.push(ev.data)); }")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(COUNT, arg=2, timeout=10_000)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(COUNT, arg=1, timeout=10_000)
+    # The angle slider keeps its keys: the angle moves and the frame passes nothing on. The
+    # frame's own message after the key arrives after any it would have passed on (one source's
+    # messages keep their order), so once it is here the deck has seen all there was.
+    angle = frame.evaluate("() => Bokeh.documents[0].get_model_by_name('angle').value")
+    angle_slider_handle(frame).focus()
+    page.evaluate("() => { window.__ae_keys = []; }")
+    page.keyboard.press("ArrowRight")
+    frame.wait_for_function("(a) => Bokeh.documents[0].get_model_by_name('angle').value !== a", arg=angle)
+    frame.evaluate("() => window.parent.postMessage({type: 'test-marker'}, '*')")
+    page.wait_for_function("() => window.__ae_keys.some(d => d && d.type === 'test-marker')")
+    assert [d for d in page.evaluate("() => window.__ae_keys") if d.get("type") == "ae-key"] == []
+    assert page.evaluate(COUNT, 1)
+
+
 def test_static_site_and_deck_offline(new_tab, exported_site):
     tab = new_tab(viewport={"width": 1280, "height": 720})
     tab.block_network()
@@ -69,6 +96,7 @@ def test_static_site_and_deck_offline(new_tab, exported_site):
     page.goto((exported_site / "slides.html").as_uri(), wait_until="commit")  # three slides' plates load at once
     drag_in_deck(page, ".slide.current iframe", "lookup.html")
     assert len([u for u in tab.requests if u.endswith(".html") or ".html?" in u]) >= len(pages) + 2  # all opened
+    deck_keys_after_a_drag_in_a_plate(page, ".slide.current iframe")
     tab.assert_offline()
     tab.assert_no_errors()
 

@@ -29,6 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--out", required=True, help="FILE.png or FILE.svg")
     f.add_argument("--width", type=int, default=1280)
     f.add_argument("--height", type=int, default=720)
+    f.add_argument("--figures", action="store_true",
+                   help="the figures alone, without controls, text or white space around them (for a slide)")
     args = parser.parse_args(argv)
 
     if args.command == "serve":
@@ -77,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             settings[name] = value
         try:
-            out = figure(args.plate, args.out, settings, args.width, args.height)
+            out = figure(args.plate, args.out, settings, args.width, args.height, figures_only=args.figures)
         except (ValueError, RuntimeError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2

@@ -7,6 +7,7 @@ Playwright's own browser download is not needed. Pages are exported first, so no
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -83,15 +84,102 @@ def check_settings(state_class, settings: dict[str, str]) -> None:
                          + f"). This plate's settings: {accepted}")
 
 
+# The figures alone: every part of the plate that is not a figure (controls, readouts, text) is
+# hidden, so the figures close up; their union is what a --figures image shows.
+HIDE_ALL_BUT_FIGURES = """() => {
+  const doc = Bokeh.documents[0];
+  for (const m of doc.all_models) {
+    // Laid-out leaves (widgets, Divs) have a sizing mode; a figure's renderers and axes do not.
+    if (!("sizing_mode" in m.properties) || "children" in m.properties || m.type === "Figure") continue;
+    m.setv({visible: false}, {sync: false});
+  }
+}"""
+# Every shown figure's box on the page, and (for an SVG) its drawing by Bokeh's SVG backend.
+FIGURES = """(svg) => {
+  const out = [];
+  for (const m of Bokeh.documents[0].all_models) {
+    if (m.type !== "Figure" || !m.visible) continue;
+    const v = Bokeh.index.find_one(m);
+    if (!v || !v.el || !v.el.isConnected) continue;
+    const r = v.el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) continue;
+    const box = [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];
+    out.push({box, svg: svg ? v.export("svg").ctx.get_serialized_svg(true) : null});
+  }
+  return out;
+}"""
+SETTLED = "() => Bokeh.documents[0].is_idle !== false"
+
+
+def _union(boxes: list[list[float]], pad: float = 8.0) -> tuple[float, float, float, float]:
+    left = max(0.0, min(b[0] for b in boxes) - pad)
+    top = max(0.0, min(b[1] for b in boxes) - pad)
+    right = max(b[0] + b[2] for b in boxes) + pad
+    bottom = max(b[1] + b[3] for b in boxes) + pad
+    return left, top, right - left, bottom - top
+
+
+def compose_svg(figures: list[dict], width: float | None = None, height: float | None = None) -> str:
+    """One SVG document of the figures' own SVG drawings, each placed where it is on the page.
+    `width` and `height` give the drawing's size (default: the figures' union, cropped to it)."""
+    left, top, w, h = _union([f["box"] for f in figures])
+    if width is not None:
+        left, top, w, h = 0.0, 0.0, float(width), float(height)
+    parts = []
+    for f in figures:
+        x, y = f["box"][0] - left, f["box"][1] - top
+        inner = re.sub(r"^<svg\b", f'<svg x="{x:.2f}" y="{y:.2f}"', f["svg"].strip(), count=1)
+        parts.append(inner)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            f'width="{w:.0f}" height="{h:.0f}" viewBox="0 0 {w:.2f} {h:.2f}">\n'
+            f'<rect width="100%" height="100%" fill="#ffffff"/>\n' + "\n".join(parts) + "\n</svg>\n")
+
+
+def capture(url: str, kind: str, width: int, height: int, figures_only: bool) -> bytes:
+    """Open `url` in headless Chromium and return a PNG of the view (figures_only: of the figures
+    alone, cropped to them) or, for kind "svg", an SVG of the figures drawn by Bokeh's SVG backend."""
+    from playwright.sync_api import sync_playwright
+
+    exe = chromium_path()
+    if exe is None:
+        raise RuntimeError("no Chromium found: install Debian's 'chromium' package or set $CHROMIUM")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(url)
+            page.wait_for_function(READY, timeout=30000)
+            page.evaluate("() => document.fonts.ready")
+            if figures_only:
+                page.evaluate(HIDE_ALL_BUT_FIGURES)
+            page.wait_for_function(SETTLED, timeout=30000)
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            page.wait_for_timeout(300)  # let the canvases paint once after the document is idle
+            figures = page.evaluate(FIGURES, kind == "svg")
+            if (figures_only or kind == "svg") and not figures:
+                raise RuntimeError("the page shows no figure to draw")
+            if kind == "svg":
+                return compose_svg(figures, None if figures_only else width,
+                                   None if figures_only else height).encode("utf-8")
+            if figures_only:
+                x, y, w, h = _union([f["box"] for f in figures])
+                return page.screenshot(clip={"x": x, "y": y, "width": w, "height": h}, full_page=True)
+            return page.screenshot()
+        finally:
+            browser.close()
+
+
 def figure(slug: str, out: str | Path, settings: dict[str, str] | None = None,
-           width: int = 1280, height: int = 720) -> Path:
+           width: int = 1280, height: int = 720, figures_only: bool = False) -> Path:
     """Render a plate in the state the URL settings describe to FILE.png or FILE.svg.
 
-    The page is exported, opened with the settings in its address (the same rules as a link),
-    and photographed. An .svg holds that picture as an embedded PNG, for slide software that
-    takes SVG but cannot embed HTML.
+    The page is exported and opened with the settings in its address (the same rules as a
+    link). A .png is a picture of the plate in a width x height window; an .svg is a vector
+    drawing of its figures (Bokeh's SVG backend: every line, cell and number a shape or a text
+    element), each where it sits on the page, for slide software that takes SVG but cannot embed
+    HTML; the controls and readouts around them are HTML and appear in the PNG only.
+    `figures_only` hides everything that is not a figure and crops the image to the figures.
     """
-    import base64
     from urllib.parse import urlencode
 
     from app.plates import registry
@@ -99,24 +187,18 @@ def figure(slug: str, out: str | Path, settings: dict[str, str] | None = None,
 
     plate = registry.plate_class(slug)  # ValueError for an unknown plate
     out = Path(out)
-    if out.suffix.lower() not in (".png", ".svg"):
+    kind = out.suffix.lower().lstrip(".")
+    if kind not in ("png", "svg"):
         raise ValueError(f"--out must end in .png or .svg, got '{out.name}'")
     settings = dict(settings or {})
     check_settings(plate.state_class, settings)
     settings.setdefault("embed", "1")
+    if figures_only:
+        settings.setdefault("fit", "0")  # the figures at their own size, not fitted to the window
     with tempfile.TemporaryDirectory() as tmp:
         page = export_plate(slug, tmp)
-        png = Path(tmp) / "figure.png"
         url = page.resolve().as_uri() + "?" + urlencode(settings)
-        screenshot_pages([(url, png)], width, height)
-        data = png.read_bytes()
+        data = capture(url, kind, width, height, figures_only)
     out.parent.mkdir(parents=True, exist_ok=True)
-    if out.suffix.lower() == ".png":
-        out.write_bytes(data)
-    else:
-        b64 = base64.b64encode(data).decode("ascii")
-        out.write_text(
-            f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
-            f"viewBox='0 0 {width} {height}'><image width='{width}' height='{height}' "
-            f"href='data:image/png;base64,{b64}'/></svg>\n", encoding="utf-8")
+    out.write_bytes(data)
     return out

@@ -1,15 +1,20 @@
-"""`attention-explorable figure PLATE NAME=VALUE --out FILE.png|.svg`: the image has the size asked
-for, and two states of the plate give two different pictures."""
+"""`attention-explorable figure PLATE NAME=VALUE --out FILE.png|.svg [--figures]`: the image has the
+size asked for, an SVG is a vector drawing whose numbers are attention_core's, two states give two
+pictures, and --figures gives the figures alone, cropped to them."""
 
 from __future__ import annotations
 
-import base64
+import html
 import re
 import struct
 import subprocess
 import sys
 
+import numpy as np
 import pytest
+
+from app.plates.lookup.state import LookupState
+from app.plates.masking.state import MaskingState
 
 from helpers import REPO
 
@@ -28,17 +33,47 @@ def run_figure(*args: str) -> None:
     assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"
 
 
+def svg_texts(text: str) -> list[str]:
+    return [html.unescape(t).strip() for t in re.findall(r"<text[^>]*>([^<]*)</text>", text)]
+
+
 def test_png_and_svg_have_the_size_asked_and_differ_by_state(chromium_path, tmp_path):
     png, svg = tmp_path / "a.png", tmp_path / "b.svg"
     run_figure("lookup", "angle=40", "--out", str(png), "--width", "800", "--height", "450")
     run_figure("lookup", "angle=200", "length=4", "--out", str(svg), "--width", "800", "--height", "450")
-    first = png.read_bytes()
-    assert png_size(first) == (800, 450)
+    assert png_size(png.read_bytes()) == (800, 450)
     text = svg.read_text(encoding="utf-8")
-    assert re.search(r"<svg[^>]* width='800' height='450'", text), text[:200]
-    second = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", text).group(1))
-    assert png_size(second) == (800, 450)
-    assert first != second, "two different states gave the same picture"
+    assert re.search(r'<svg[^>]* width="800" height="450"', text), text[:200]
+    # A vector drawing (issue 43, 4.4), not a picture inside an <svg>: the bars are paths and their
+    # labels text, and they are attention_core's weights for this state.
+    assert "<path" in text and not re.search(r"<image[^>]*width=\"(800|[2-9]\d\d)\"", text)
+    weights = LookupState(angle=200.0, length=4.0).steps().weight  # (5,)
+    labels = svg_texts(text)
+    for w in weights:
+        assert f"{100 * w:.1f}%" in labels, (f"{100 * w:.1f}%", labels)
+
+
+def test_the_figures_alone_for_a_slide(chromium_path, tmp_path):
+    """--figures: every figure and nothing else, cropped to them (issue 43, 4.4)."""
+    png, svg = tmp_path / "f.png", tmp_path / "f.svg"
+    run_figure("masking", "--figures", "--out", str(png))
+    run_figure("masking", "--figures", "--out", str(svg))
+    w, h = png_size(png.read_bytes())
+    text = svg.read_text(encoding="utf-8")
+    sw, sh = (float(v) for v in re.search(r'<svg[^>]* width="([\d.]+)" height="([\d.]+)"', text).groups())
+    assert (w, h) == (round(sw), round(sh)), ((w, h), (sw, sh))
+    assert w < 1280 and h < 720 / 2, (w, h)  # cropped to the figures: no controls, no white space
+    # Every figure of the plate is in it: five drawings, each with its title, and the weights'
+    # cells are attention_core's (the default: causal mask, n = 5), with their row sums.
+    labels = svg_texts(text)
+    assert text.count("<svg") == 1 + 5, text.count("<svg")
+    for title in ("Mask M", "Scores", "Weights", "Output", "Length"):
+        assert any(t.startswith(title) for t in labels), (title, labels[:20])
+    weights = MaskingState().steps().weights  # (5, 5)
+    for w_ij in weights[np.tril_indices(5)]:
+        assert f"{w_ij:.2f}" in labels, (f"{w_ij:.2f}", labels)
+    for total in MaskingState().steps().row_sums:
+        assert f"{total:.3f}" in labels, (f"{total:.3f}", labels)
 
 
 def test_bad_requests_get_a_message_and_no_file(tmp_path):

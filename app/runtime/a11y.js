@@ -351,7 +351,9 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     var timer = null, last = [window.innerWidth, room()];
     window.addEventListener("resize", function () {
       clearTimeout(timer);
+      if (window.innerWidth !== last[0]) doc.__ae_resizing = true;  // a new fit is coming
       timer = setTimeout(function () {
+        doc.__ae_resizing = false;
         if (window.innerWidth === last[0]) return;  // a phone's toolbar changed the height only
         var r = room(), room_changed = r !== last[1];
         last = [window.innerWidth, r];
@@ -476,7 +478,8 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   // How far fitting has got (tests and benchmarks wait on it): gen counts the resizes that
   // started a new fit, and done is the last gen whose fit is finished (-1 while one runs).
   function fit_state(doc) {
-    return { gen: doc.__ae_fit_gen || 0, done: doc.__ae_fit_done == null ? -1 : doc.__ae_fit_done, width: doc.__ae_fit_W || 0 };
+    var done = doc.__ae_fit_done == null || doc.__ae_resizing ? -1 : doc.__ae_fit_done;
+    return { gen: doc.__ae_fit_gen || 0, done: done, width: doc.__ae_fit_W || 0 };
   }
 
   // The page's one main landmark (axe: landmark-one-main, region): Bokeh renders the page as one

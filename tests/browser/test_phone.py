@@ -22,6 +22,7 @@ IDLE = r"""(plot) => {
   return !!(v && v.frame && v.frame.bbox.width > 0 && v.canvas_view.el.getAttribute("role") === "img");
 }"""
 WIDTH = "() => document.documentElement.scrollWidth"
+FITTED = "() => { const s = AEA11y.fit_state(Bokeh.documents[0]); return s.done === s.gen; }"
 
 
 
@@ -31,7 +32,8 @@ def open_phone(new_tab, url: str, plot: str):
     page.goto(url)
     page.wait_for_function(IDLE, arg=plot, timeout=WAIT, polling=200)
     wait_synced(page, timeout=WAIT)
-    page.wait_for_timeout(800)  # a11y.js fits the layout in a few passes of 150 ms after ready
+    # a11y.js fits the layout to the phone in a few passes after ready (and again on a resize).
+    page.wait_for_function(FITTED, timeout=WAIT)
     return tab, page
 
 

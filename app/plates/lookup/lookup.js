@@ -283,8 +283,31 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     return "Weights " + parts.join(", ") + ". Output " + fix(a.output.data.value[0], 2) + ".";
   }
 
+  // The first change of a slider run reaches Python before "busy" does, so Python answers it,
+  // and on a loaded machine that answer can land during the run, after later steps: it would put
+  // the query back at an earlier angle, and the run's commit would then send that query to
+  // Python (AESync.guard_late). While no pointer or key drag leads, the page's query is the
+  // sliders' and its weights are the mirror's for that query; a message that leaves either
+  // otherwise is an earlier answer, and the page draws the sliders' step again. Python's answer to
+  // the sliders the page shows agrees to 1e-9 and is kept.
+  function stale(a) {
+    var d = drags[a.plot.id];
+    if (d && d.target !== "widgets") return false;
+    if (!sliders_match_query(a)) return true;
+    var w = steps(a).weight, shown = a.weights.data.weight;
+    for (var j = 0; j < w.length; j++) if (!(Math.abs(Number(shown[j]) - w[j]) <= 1e-9)) return true;
+    return false;
+  }
+  function guard(a) {
+    AESync.guard_late(a.query, [a.query, a.weights], function () { return stale(a); }, function () {
+      if (!sliders_match_query(a)) set_query_polar(a, a.angle.value, a.length.value);
+      recompute(a);
+    });
+  }
+
   function on_ready(a) {
     if (typeof document === "undefined") return;
+    guard(a);
     AEA11y.handles(a.plot, { targets: function () { return kb_targets(a); },
                              on_key: function (t, ev) { return on_key(a, t, ev); } });
     AEA11y.init(a, function () { return speak_text(a); });

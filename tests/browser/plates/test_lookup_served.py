@@ -15,6 +15,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import pytest
 
 from helpers import (
+    HOLD_ANSWERS,
+    RELEASE_ANSWERS,
     angle_slider_handle,
     assert_matches_core,
     changed,
@@ -169,6 +171,29 @@ def test_quick_slider_changes_never_show_stale_numbers(tab, served_url):
     if stale:  # ...but not on the way
         raise StaleNumbers(f"{len(stale)} of {len(seen)} weight updates did not match the slider's angle "
                            f"(slider at {[a for a, _ in stale]})")
+
+
+def test_an_answer_to_an_earlier_step_landing_during_a_slider_run_is_not_drawn(tab, served_url):
+    """Python's answer to the angle of 41 arrives while the page leads a run to 45 (a loaded
+    machine: the answer to a run's first change lands after its later steps). The page ends at
+    45, slider, query and numbers alike. (Python's commit answer puts this right even without
+    lookup.js's guard; the guard keeps the earlier query off the screen meanwhile.)"""
+    page = open_lookup(tab, served_url)
+    handle = angle_slider_handle(page)
+    sent = wait_synced(page)["sent"]
+    page.evaluate(HOLD_ANSWERS)
+    handle.press("ArrowRight")  # 41: a run of one, committed; Python's answer is held back
+    sent = wait_synced(page, sent_before=sent)["sent"]
+    handle.evaluate("""(el) => { el.focus(); for (let i = 0; i < 4; i++)
+        el.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', code: 'ArrowRight', keyCode: 39,
+                                                       which: 39, bubbles: true, cancelable: true, composed: true})); }""")
+    held = page.evaluate(RELEASE_ANSWERS)  # the answer to 41 lands in the middle of the run to 45
+    assert held > 0
+    wait_synced(page, sent_before=sent)
+    st = read_state(page)
+    assert st["angle"] == 45
+    assert_matches_core(st, core_state(angle=45.0))
+    tab.assert_no_errors()
 
 
 def test_url_state_and_bad_url(new_tab, served_url):

@@ -439,10 +439,23 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     var guess_msg = guess_vector(guess, d_v)[1];
     quiet_text(a.guess_error, error_html(guess_msg));
     var preset_own = same([[q], K, V], [p.query, p.keys, p.values]);
+    var options = preset_options(a.preset.options, a.preset.value, preset_own);
+    if (JSON.stringify(options) !== JSON.stringify(a.preset.options)) quiet(a.preset, { options: options });
     quiet_text(a.feedback, feedback_html(st, names, step, a.guess_key.value, guess, d_v, preset_own ? p.note : ""));
     memo(a).drawn = settings_of(a);
     if (a.link && typeof AELink !== "undefined") AELink.follow_plate(a, api);
     return st;
+  }
+
+  // The Example menu names the preset while the page shows its numbers; once a number is
+  // edited the chosen entry says so ("Restore its numbers" brings them back).
+  var EDITED = " (numbers edited)";
+  function preset_options(options, chosen, own) {
+    return Array.from(options).map(function (o) {
+      var v = Array.isArray(o) ? o[0] : o, label = String(Array.isArray(o) ? o[1] : o);
+      if (label.slice(-EDITED.length) === EDITED) label = label.slice(0, -EDITED.length);
+      return [v, v === chosen && !own ? label + EDITED : label];
+    });
   }
 
   // --- what the page sends Python ------------------------------------------------------------
@@ -737,7 +750,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     output_html: output_html, score_sum: score_sum, stage_note: stage_note, guess_vector: guess_vector,
     feedback_html: feedback_html, error_html: error_html, panel_note: panel_note, sweep_note: sweep_note,
     panel_range: panel_range, fits: fits, choose_range: choose_range, slider_end: slider_end,
-    steps_for: steps_for, recompute: recompute, load_preset: load_preset,
+    steps_for: steps_for, recompute: recompute, load_preset: load_preset, preset_options: preset_options,
     url_values: url_values, url_apply: url_apply, url_parse: url_parse, url_format: url_format,
     on_text: on_text, on_preset: on_preset, on_setting: on_setting, on_step: on_step,
     on_length: on_length, on_pan_start: on_pan_start, on_pan: on_pan, on_pan_end: on_pan_end,

@@ -300,6 +300,16 @@ def test_bad_typing_changes_nothing_else(tab, served_url):
     assert st["query"]["vec"] == [[2, -1]]
     steps = assert_matches_core(st)
     assert steps.score.tolist() == [2.0, -1.0, 1.0]
+    # The Example menu no longer names the preset as if these were its numbers (issue 43, 4.3);
+    # "Restore its numbers" brings them, and the plain name, back.
+    shown = "(el) => el.options[el.selectedIndex].text"
+    menu = widget(page, "preset", "select")
+    assert menu.evaluate(shown) == LABELS["one-token"] + " (numbers edited)"
+    page.get_by_role("button", name="Restore its numbers").click()
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('query_text').value_input.startsWith('1')")
+    wait_synced(page)
+    assert menu.evaluate(shown) == LABELS["one-token"]
+    assert_matches_core(read(page))
     tab.assert_no_errors()
 
 

@@ -439,8 +439,10 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     var guess_msg = guess_vector(guess, d_v)[1];
     quiet_text(a.guess_error, error_html(guess_msg));
     var preset_own = same([[q], K, V], [p.query, p.keys, p.values]);
-    var options = preset_options(a.preset.options, a.preset.value, preset_own);
-    if (JSON.stringify(options) !== JSON.stringify(a.preset.options)) quiet(a.preset, { options: options });
+    if (a.preset.options) {  // (node's stand-in models have none)
+      var options = preset_options(a.preset.options, a.preset.value, preset_own);
+      if (JSON.stringify(options) !== JSON.stringify(a.preset.options)) quiet(a.preset, { options: options });
+    }
     quiet_text(a.feedback, feedback_html(st, names, step, a.guess_key.value, guess, d_v, preset_own ? p.note : ""));
     memo(a).drawn = settings_of(a);
     if (a.link && typeof AELink !== "undefined") AELink.follow_plate(a, api);

@@ -38,6 +38,35 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     place(plot);
   }
 
+  // On a touch screen a plot that a finger drags would otherwise keep every touch (page.js's
+  // claim_touch: touch-action none), so a page full of plots could hardly be scrolled. A plot
+  // with points to drag keeps only the touches that start on a point; a swipe that starts on its
+  // background scrolls the page. (Plots of cells to tap, or that a drag anywhere sets, keep all.)
+  var TOUCH_PX = 28;  // how far from a point's centre a finger still lands on it
+  function touch_points_only(plot, k) {
+    var view = view_of(plot), el = view && view.canvas_view && view.canvas_view.events_el;
+    if (!el || el.__ae_touch || typeof el.addEventListener !== "function") return;
+    if (!k.opts.targets().some(function (t) { return !t.cell; })) return;
+    el.__ae_touch = true;
+    el.style.touchAction = "manipulation";
+    var hold = false;
+    el.addEventListener("touchstart", function (ev) {
+      hold = ev.touches.length === 1 && on_a_point(plot, ev.touches[0].clientX, ev.touches[0].clientY);
+    }, { passive: true });
+    // Cancelling the first move keeps the browser from scrolling: the finger drags the point.
+    el.addEventListener("touchmove", function (ev) { if (hold && ev.cancelable) ev.preventDefault(); }, { passive: false });
+  }
+  function on_a_point(plot, client_x, client_y) {
+    var k = layers[plot.id], view = view_of(plot);
+    if (!k || !view || !view.frame) return false;
+    var r = view.canvas_view.events_el.getBoundingClientRect();
+    var x = client_x - r.left, y = client_y - r.top;
+    var fx = view.frame.x_scale, fy = view.frame.y_scale;
+    return k.opts.targets().some(function (t) {
+      return !t.cell && Math.hypot(fx.compute(t.x) - x, fy.compute(t.y) - y) <= TOUCH_PX;
+    });
+  }
+
   function make_button(plot, k, id) {
     var el = document.createElement("button");
     el.type = "button";
@@ -79,6 +108,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
       el.setAttribute("aria-label", t.label);
       el.tabIndex = hidden ? -1 : 0;
     });
+    touch_points_only(plot, k);
   }
 
   // An arrow key as a step: {dx, dy} (Shift: `big` instead of `small`), or null for other keys.
@@ -527,7 +557,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   }
 
   var api = {
-    text_of: text_of, fit_narrow: fit_narrow, fit_state: fit_state, room: room, on_room: on_room, handles: handles, place: place, arrow: arrow, key_gesture: key_gesture, finish: finish, speak: speak,
+    text_of: text_of, fit_narrow: fit_narrow, fit_state: fit_state, on_a_point: on_a_point, room: room, on_room: on_room, handles: handles, place: place, arrow: arrow, key_gesture: key_gesture, finish: finish, speak: speak,
     describe: describe, table_html: table_html, cell: cell, init: init, on_table_toggle: on_table_toggle,
     refresh_tables: refresh_tables,
   };

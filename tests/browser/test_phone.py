@@ -71,6 +71,23 @@ def test_lookup_phone(new_tab, served_url):
     tab.assert_no_errors()
 
 
+def test_a_swipe_on_a_plots_background_scrolls_the_page(new_tab, served_url):
+    """Issue 43, 1: on a phone a finger that starts on the lookup plot's empty background scrolls
+    the page (the plot keeps only the touches that start on a point; test_lookup_phone drags one)."""
+    tab, page = open_phone(new_tab, f"{served_url}/lookup", "vectors")
+    before = page.evaluate(READ_STATE)
+    start = visual(page, centre(page, "vectors", 4.5, -4.5))  # a corner with no point near it
+    assert not page.evaluate("([x, y]) => AEA11y.on_a_point(Bokeh.documents[0].get_model_by_name('vectors'), x, y)",
+                             list(start))
+    y0 = page.evaluate("() => window.scrollY")
+    touch_drag(page, start, (start[0], start[1] - 250), read=False)
+    page.wait_for_function("(y0) => window.scrollY > y0 + 100", arg=y0, timeout=WAIT)
+    after = page.evaluate(READ_STATE)
+    assert after["query"] == before["query"] and after["keys"] == before["keys"]
+    check_width(page, "lookup")
+    tab.assert_no_errors()
+
+
 def test_worked_phone(new_tab, served_url):
     from plates.test_worked_served import READ, assert_matches_core as worked_matches_core
 

@@ -261,8 +261,8 @@ def test_a_hidden_length_is_kept_by_a_drag(tab, served_url):
 def test_touch_drag(new_tab, served_url):
     """One finger on the query, through CDP Input.dispatchTouchEvent: Chromium turns the touch
     into pointer events (pointerType "touch"), which is what Bokeh listens to. The plot must own
-    its touches (touch-action: none), or the browser takes the drag for a scroll after a few
-    moves, cancels the pointer and the query stops short."""
+    a touch that starts on a point (a11y.js cancels its first move), or the browser takes the
+    drag for a scroll after a few moves, cancels the pointer and the query stops short."""
     tab = new_tab(has_touch=True, is_mobile=True)
     page = open_lookup(tab, served_url)
     scroll_plot_into_view(page)

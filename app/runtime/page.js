@@ -318,7 +318,9 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // (figures, widgets, tables, Divs, margins) and every type size is multiplied by one factor k,
   // from the values the page had at load; Bokeh then lays out and maps the pointer as usual.
   var SIZE_PROPS = ["width", "height", "frame_width", "frame_height", "min_width", "min_height", "max_width",
-                    "max_height", "min_border", "min_border_left", "min_border_right", "min_border_top", "min_border_bottom"];
+                    "max_height", "min_border", "min_border_left", "min_border_right", "min_border_top", "min_border_bottom",
+                    // a legend's boxes, or its items outgrow a scaled-down figure and are cut off
+                    "glyph_width", "glyph_height", "label_standoff", "label_width", "label_height", "spacing", "padding"];
 
   function scaled_font(v, k) {
     var s = plain(v);

@@ -25,6 +25,22 @@ SCROLL = r"""() => {
   const h = document.documentElement;
   return {sw: h.scrollWidth, cw: h.clientWidth, sh: h.scrollHeight, ch: h.clientHeight, k: AEPage.fit_state.k};
 }"""
+# Every legend whose box passes its figure's edge (issue 43, 3: the lookup's output legend was
+# cut at "outp" in a 960×540 frame, its glyphs and gaps kept at full size as the type shrank).
+LEGENDS_CUT = r"""() => {
+  const out = [];
+  for (const m of Bokeh.documents[0].all_models) {
+    if (m.type !== "Figure" || !m.visible) continue;
+    const v = Bokeh.index.find_one(m);
+    for (const lg of [].concat(m.center, m.below, m.above, m.left, m.right)) {
+      if (!lg || lg.type !== "Legend" || !lg.visible) continue;
+      const b = Bokeh.index.find_one(lg).bbox;
+      if (b.left < -0.5 || b.top < -0.5 || b.right > v.bbox.width + 0.5 || b.bottom > v.bbox.height + 0.5)
+        out.push([m.name, Math.round(b.left), Math.round(b.right), Math.round(v.bbox.width)]);
+    }
+  }
+  return out;
+}"""
 HOST = ("<!doctype html><html><head><meta charset='utf-8'><title>host</title></head><body style='margin:0'>"
         "<iframe id='plate' title='plate' src='{src}' style='width:{w}px;height:{h}px;border:0;display:block'>"
         "</iframe></body></html>")
@@ -73,6 +89,8 @@ def test_plate_fits_its_frame(new_tab, exported_site, tmp_path, slug):
         m = frame.evaluate(SCROLL)
         assert (m["cw"], m["ch"]) == (w, h), m
         assert m["sw"] <= m["cw"] and m["sh"] <= m["ch"], f"{slug} scrolls in a {w}×{h} frame: {m}"
+        cut = frame.evaluate(LEGENDS_CUT)
+        assert not cut, f"{slug}: legends cut off by their figure in a {w}×{h} frame: {cut}"
         ks.append(m["k"])
         if slug == "lookup" and (w, h) in (SIZES[0], SIZES[-1]):
             drag_and_check(page, frame, w, (-1.5, 2.0) if w == SIZES[0][0] else (2.5, -1.0))

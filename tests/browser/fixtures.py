@@ -7,6 +7,7 @@ where a missing browser is a failure.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import socket
@@ -252,29 +253,44 @@ def served_url(server) -> str:
 
 
 # --- the exported page ----------------------------------------------------------------------
+def made_once(tmp_path_factory, name: str, make) -> Path:
+    """OUTDIR for `name`, written by make(OUTDIR) once for the whole run: pytest-xdist's workers
+    share it (the first to ask writes it under a lock, the others wait and read it), as an
+    export is seconds of CPU that a second worker would only repeat. Tests only read it."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's own
+    out, lock = base / f"once-{name}", base / f"once-{name}.lock"
+    with open(lock, "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            if not (out / ".written").exists():
+                shutil.rmtree(out, ignore_errors=True)
+                out.mkdir()
+                make(out)
+                (out / ".written").write_text("ok\n")
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+    return out
+
+
 @pytest.fixture(scope="session")
 def exports(tmp_path_factory):
-    """exports(mode) -> OUTDIR holding every registered plate's page, written once per worker and
+    """exports(mode) -> OUTDIR holding every registered plate's page, written once per run and
     workarounds mode by one `python -m app export OUTDIR --plate SLUG ...` (the real command
     line; one process for all the plates, as importing Panel and Bokeh is most of an export)."""
     from app.plates import registry
 
-    done: dict[str, Path] = {}
+    def write(mode: str, outdir: Path) -> None:
+        cmd = [sys.executable, "-m", "app", "export", str(outdir)]
+        for slug in registry.slugs():
+            cmd += ["--plate", slug]
+        res = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600, env=mode_env(mode))
+        missing = [s for s in registry.slugs() if not (outdir / f"{s}.html").is_file()]
+        if res.returncode != 0 or missing:
+            pytest.fail(f"export failed ({res.returncode}, missing {missing}):\n{res.stdout}\n{res.stderr}")
 
-    def run(mode: str = "on") -> Path:
-        if mode not in done:
-            outdir = tmp_path_factory.mktemp(f"export-{mode}")
-            cmd = [sys.executable, "-m", "app", "export", str(outdir)]
-            for slug in registry.slugs():
-                cmd += ["--plate", slug]
-            res = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600, env=mode_env(mode))
-            missing = [s for s in registry.slugs() if not (outdir / f"{s}.html").is_file()]
-            if res.returncode != 0 or missing:
-                pytest.fail(f"export failed ({res.returncode}, missing {missing}):\n{res.stdout}\n{res.stderr}")
-            done[mode] = outdir
-        return done[mode]
-
-    return run
+    return lambda mode="on": made_once(tmp_path_factory, f"export-{mode}", lambda out: write(mode, out))
 
 
 @pytest.fixture
@@ -291,10 +307,11 @@ def exported_file(export_plate) -> Path:
 
 @pytest.fixture(scope="session")
 def exported_site(tmp_path_factory) -> Path:
-    """OUTDIR of `python -m app export OUTDIR --site` (index, every plate, slides), once per session."""
-    outdir = tmp_path_factory.mktemp("site")
-    res = subprocess.run([sys.executable, "-m", "app", "export", str(outdir), "--site"], cwd=REPO,
-                         capture_output=True, text=True, timeout=600)
-    if res.returncode != 0 or not (outdir / "index.html").is_file():
-        pytest.fail(f"export --site failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
-    return outdir
+    """OUTDIR of `python -m app export OUTDIR --site` (index, every plate, slides), once per run."""
+    def write(outdir: Path) -> None:
+        res = subprocess.run([sys.executable, "-m", "app", "export", str(outdir), "--site"], cwd=REPO,
+                             capture_output=True, text=True, timeout=600)
+        if res.returncode != 0 or not (outdir / "index.html").is_file():
+            pytest.fail(f"export --site failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
+
+    return made_once(tmp_path_factory, "site", write)

@@ -375,6 +375,19 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   // fn(room) after a resize changed the room (a plate that lays out its own rows, multi-head).
   function on_room(fn) { room_listeners.push(fn); }
 
+  // fn() once Bokeh has laid the page out (it lays out asynchronously), unless a resize has
+  // started a newer fit meanwhile.
+  function when_laid_out(doc, fn) {
+    var g = doc.__ae_fit_gen || 0;
+    (function settled() {
+      if (g !== (doc.__ae_fit_gen || 0)) return;
+      if (doc.is_idle === false) return setTimeout(settled, 30);
+      requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(function () {
+        if (g === (doc.__ae_fit_gen || 0)) fn();
+      }, 100); }); });
+    })();
+  }
+
   function refit_on_resize(doc) {
     if (doc.__ae_resize || typeof window === "undefined") return;
     doc.__ae_resize = true;
@@ -391,15 +404,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
         doc.__ae_fit_done = -1;
         unfit(doc);
         if (room_changed) room_listeners.forEach(function (fn) { fn(r); });
-        // Measured once Bokeh has laid the page out as loaded (it lays out asynchronously).
-        var g = doc.__ae_fit_gen;
-        (function settled() {
-          if (g !== doc.__ae_fit_gen) return;
-          if (doc.is_idle === false) return setTimeout(settled, 30);
-          requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(function () {
-            if (g === doc.__ae_fit_gen) fit_narrow(doc, 0);
-          }, 100); }); });
-        })();
+        when_laid_out(doc, function () { fit_narrow(doc, 0); });
       }, 200);
     });
   }
@@ -409,6 +414,14 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     refit_on_resize(doc);
     pass = pass || 0;
     var gen = doc.__ae_fit_gen || 0;
+    if (pass === 0 && !narrow_width() && !doc.__ae_fit_measured) {
+      // A wide screen is fitted only if the page overflows it, which is known once the page is
+      // laid out: measured earlier, a passing overflow would wrap a layout that fits.
+      doc.__ae_fit_measured = true;
+      doc.__ae_fit_done = -1;
+      when_laid_out(doc, function () { fit_narrow(doc, 0); });
+      return;
+    }
     if (pass === 0) { W = fit_width(); doc.__ae_fit_W = W; doc.__ae_fit_done = -1; }
     else W = doc.__ae_fit_W;
     if (!W) { doc.__ae_fit_done = gen; return; }

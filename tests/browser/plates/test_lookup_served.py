@@ -154,9 +154,7 @@ def test_quick_slider_changes_never_show_stale_numbers(tab, served_url):
     # Python waits a moment before folding in a lone widget message, so a burst the browser
     # leads ("busy") is answered once, at its commit, never value by value.
     page = open_lookup(tab, served_url)
-    page.evaluate("""() => { const d = Bokeh.documents[0];
-        const w = d.get_model_by_name('weights'), a = d.get_model_by_name('angle');
-        window.__ae_seen = []; w.change.connect(() => __ae_seen.push([a.value, Array.from(w.data.weight)])); }""")
+    watch_frames(page)
     sent = wait_synced(page)["sent"]
     # Five presses in one task, as a held key or a quick drag sends them before any answer.
     angle_slider_handle(page).evaluate("""(el) => { el.focus(); for (let i = 0; i < 5; i++)
@@ -166,18 +164,37 @@ def test_quick_slider_changes_never_show_stale_numbers(tab, served_url):
     st = read_state(page)
     assert st["angle"] == 45
     assert_matches_core(st, core_state(angle=45.0))  # the end state is right...
+    check_frames(page)  # ...and on the way
+
+
+# What each frame shows: the weights and the slider as the next frame paints them after a change
+# of the weights (a late answer that the page's guard puts right in the same task is never on
+# screen; one it leaves is, for as long as it stays).
+WATCH_FRAMES = """() => { const d = Bokeh.documents[0];
+    const w = d.get_model_by_name('weights'), a = d.get_model_by_name('angle');
+    window.__ae_seen = []; let frame = false;
+    w.change.connect(() => { if (frame) return; frame = true; requestAnimationFrame(() => {
+        frame = false; __ae_seen.push([a.value, Array.from(w.data.weight)]); }); }); }"""
+
+
+def watch_frames(page) -> None:
+    page.evaluate(WATCH_FRAMES)
+
+
+def check_frames(page) -> None:
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     seen = page.evaluate("() => window.__ae_seen")
     stale = [(a, w) for a, w in seen if changed(w, core_state(angle=float(a)).steps().weight.tolist(), 1e-9)]
-    if stale:  # ...but not on the way
-        raise StaleNumbers(f"{len(stale)} of {len(seen)} weight updates did not match the slider's angle "
-                           f"(slider at {[a for a, _ in stale]})")
+    if stale:
+        raise StaleNumbers(f"{len(stale)} of {len(seen)} frames showed weights that did not match the slider's "
+                           f"angle (slider at {[a for a, _ in stale]})")
 
 
 def test_an_answer_to_an_earlier_step_landing_during_a_slider_run_is_not_drawn(tab, served_url):
     """Python's answer to the angle of 41 arrives while the page leads a run to 45 (a loaded
-    machine: the answer to a run's first change lands after its later steps). The page ends at
-    45, slider, query and numbers alike. (Python's commit answer puts this right even without
-    lookup.js's guard; the guard keeps the earlier query off the screen meanwhile.)"""
+    machine: the answer to a run's first change lands after its later steps). No frame shows the
+    weights of 41 beside the slider's later angle (lookup.js's guard redraws the sliders' step at
+    once), and the page ends at 45, slider, query and numbers alike."""
     page = open_lookup(tab, served_url)
     handle = angle_slider_handle(page)
     sent = wait_synced(page)["sent"]
@@ -187,12 +204,14 @@ def test_an_answer_to_an_earlier_step_landing_during_a_slider_run_is_not_drawn(t
     handle.evaluate("""(el) => { el.focus(); for (let i = 0; i < 4; i++)
         el.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', code: 'ArrowRight', keyCode: 39,
                                                        which: 39, bubbles: true, cancelable: true, composed: true})); }""")
+    watch_frames(page)
     held = page.evaluate(RELEASE_ANSWERS)  # the answer to 41 lands in the middle of the run to 45
     assert held > 0
     wait_synced(page, sent_before=sent)
     st = read_state(page)
     assert st["angle"] == 45
     assert_matches_core(st, core_state(angle=45.0))
+    check_frames(page)
     tab.assert_no_errors()
 
 

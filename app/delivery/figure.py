@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 CHROMIUM_ARGS = [
@@ -34,9 +35,9 @@ READY = ("() => window.Bokeh && Bokeh.documents.length > 0 && "
          "Bokeh.documents[0].roots().every(r => Bokeh.index.find_one(r) != null)")
 
 
-def screenshot_pages(shots: list[tuple[str, Path]], width: int = 1280, height: int = 720,
-                     full_page: bool = False) -> None:
-    """Open each URL (http or file) and write a PNG of the viewport."""
+@contextmanager
+def browser_page(width: int, height: int):
+    """A page of the system Chromium (headless) with a width x height window, closed after."""
     from playwright.sync_api import sync_playwright
 
     exe = chromium_path()
@@ -45,16 +46,22 @@ def screenshot_pages(shots: list[tuple[str, Path]], width: int = 1280, height: i
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            for url, out in shots:
-                page.goto(url)
-                page.wait_for_function(READY, timeout=30000)
-                page.evaluate("() => document.fonts.ready")
-                page.wait_for_timeout(300)  # let the canvases paint once after the document is idle
-                Path(out).parent.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(out), full_page=full_page)
+            yield browser.new_page(viewport={"width": width, "height": height})
         finally:
             browser.close()
+
+
+def screenshot_pages(shots: list[tuple[str, Path]], width: int = 1280, height: int = 720,
+                     full_page: bool = False) -> None:
+    """Open each URL (http or file) and write a PNG of the viewport."""
+    with browser_page(width, height) as page:
+        for url, out in shots:
+            page.goto(url)
+            page.wait_for_function(READY, timeout=30000)
+            page.evaluate("() => document.fonts.ready")
+            page.wait_for_timeout(300)  # let the canvases paint once after the document is idle
+            Path(out).parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(out), full_page=full_page)
 
 
 def screenshot_plates(slugs: list[str], outdir: Path, width: int = 1280, height: int = 720) -> list[Path]:
@@ -138,35 +145,25 @@ def compose_svg(figures: list[dict], width: float | None = None, height: float |
 def capture(url: str, kind: str, width: int, height: int, figures_only: bool) -> bytes:
     """Open `url` in headless Chromium and return a PNG of the view (figures_only: of the figures
     alone, cropped to them) or, for kind "svg", an SVG of the figures drawn by Bokeh's SVG backend."""
-    from playwright.sync_api import sync_playwright
-
-    exe = chromium_path()
-    if exe is None:
-        raise RuntimeError("no Chromium found: install Debian's 'chromium' package or set $CHROMIUM")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.goto(url)
-            page.wait_for_function(READY, timeout=30000)
-            page.evaluate("() => document.fonts.ready")
-            if figures_only:
-                page.evaluate(HIDE_ALL_BUT_FIGURES)
-            page.wait_for_function(SETTLED, timeout=30000)
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-            page.wait_for_timeout(300)  # let the canvases paint once after the document is idle
-            figures = page.evaluate(FIGURES, kind == "svg")
-            if (figures_only or kind == "svg") and not figures:
-                raise RuntimeError("the page shows no figure to draw")
-            if kind == "svg":
-                return compose_svg(figures, None if figures_only else width,
-                                   None if figures_only else height).encode("utf-8")
-            if figures_only:
-                x, y, w, h = _union([f["box"] for f in figures])
-                return page.screenshot(clip={"x": x, "y": y, "width": w, "height": h}, full_page=True)
-            return page.screenshot()
-        finally:
-            browser.close()
+    with browser_page(width, height) as page:
+        page.goto(url)
+        page.wait_for_function(READY, timeout=30000)
+        page.evaluate("() => document.fonts.ready")
+        if figures_only:
+            page.evaluate(HIDE_ALL_BUT_FIGURES)
+        page.wait_for_function(SETTLED, timeout=30000)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        page.wait_for_timeout(300)  # let the canvases paint once after the document is idle
+        figures = page.evaluate(FIGURES, kind == "svg")
+        if (figures_only or kind == "svg") and not figures:
+            raise RuntimeError("the page shows no figure to draw")
+        if kind == "svg":
+            return compose_svg(figures, None if figures_only else width,
+                               None if figures_only else height).encode("utf-8")
+        if figures_only:
+            x, y, w, h = _union([f["box"] for f in figures])
+            return page.screenshot(clip={"x": x, "y": y, "width": w, "height": h}, full_page=True)
+        return page.screenshot()
 
 
 def figure(slug: str, out: str | Path, settings: dict[str, str] | None = None,

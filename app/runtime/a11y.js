@@ -43,10 +43,10 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   // with points to drag keeps only the touches that start on a point; a swipe that starts on its
   // background scrolls the page. (Plots of cells to tap, or that a drag anywhere sets, keep all.)
   var TOUCH_PX = 28;  // how far from a point's centre a finger still lands on it
-  function touch_points_only(plot, k) {
+  function touch_points_only(plot, targets) {
     var view = view_of(plot), el = view && view.canvas_view && view.canvas_view.events_el;
     if (!el || el.__ae_touch || typeof el.addEventListener !== "function") return;
-    if (!k.opts.targets().some(function (t) { return !t.cell; })) return;
+    if (!targets.some(function (t) { return !t.cell; })) return;
     el.__ae_touch = true;
     el.style.touchAction = "manipulation";
     var hold = false;
@@ -108,7 +108,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
       el.setAttribute("aria-label", t.label);
       el.tabIndex = hidden ? -1 : 0;
     });
-    touch_points_only(plot, k);
+    touch_points_only(plot, targets);
   }
 
   // An arrow key as a step: {dx, dy} (Shift: `big` instead of `small`), or null for other keys.

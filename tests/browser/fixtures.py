@@ -252,6 +252,27 @@ def served_url(server) -> str:
     return server.url
 
 
+# --- npm packages the browser tests load into pages (tests/browser/package.json) --------------
+def npm_installed(path: Path, what: str) -> None:
+    """`npm ci` in tests/browser, once, when `path` (a file of the package `what`) is not there
+    yet; without npm or when it fails the test skips, except in CI, where that is a failure."""
+    if path.is_file():
+        return
+    npm = shutil.which("npm")
+    reason = None
+    if npm is None:
+        reason = f"npm is not installed; {what} comes from the npm registry"
+    else:
+        res = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=REPO / "tests" / "browser",
+                             capture_output=True, text=True, timeout=600)
+        if res.returncode != 0 or not path.is_file():
+            reason = f"npm ci in tests/browser failed ({res.returncode}):\n{res.stdout}\n{res.stderr}"
+    if reason:
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
 # --- the exported page ----------------------------------------------------------------------
 def made_once(tmp_path_factory, name: str, make) -> Path:
     """OUTDIR for `name`, written by make(OUTDIR) once for the whole run: pytest-xdist's workers

@@ -11,14 +11,12 @@ dark, presentation and embedded modes. axe-core is installed by `npm ci` in test
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from app.plates import registry
+from fixtures import npm_installed
 from helpers import REPO
 
 pytestmark = pytest.mark.browser
@@ -46,21 +44,7 @@ RUN = r"""async () => {
 
 def install_axe() -> None:
     """`npm ci` in tests/browser, once, when axe-core is not there yet."""
-    if AXE.is_file():
-        return
-    npm = shutil.which("npm")
-    reason = None
-    if npm is None:
-        reason = "npm is not installed; axe-core comes from the npm registry"
-    else:
-        res = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=HERE, capture_output=True, text=True,
-                             timeout=600)
-        if res.returncode != 0 or not AXE.is_file():
-            reason = f"npm ci in tests/browser failed ({res.returncode}):\n{res.stdout}\n{res.stderr}"
-    if reason:
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    npm_installed(AXE, "axe-core")
 
 
 @pytest.fixture(scope="module")

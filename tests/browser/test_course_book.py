@@ -6,21 +6,19 @@ and a real click on the masking plate's mask give attention_core's numbers."""
 from __future__ import annotations
 
 import importlib.util
-import math
 import subprocess
 import sys
 import time
 
 import pytest
 
-from helpers import REPO, assert_matches_core, changed, core_from_query, core_state, drag, query_xy, read_state, to_page_xy, wait_ready
-from test_site_deck import InFrame
+from helpers import REPO, assert_matches_core, core_state, read_state, wait_ready
+from test_site_deck import NOT_BUSY, InFrame, drag_query_in_frame
 
 pytestmark = pytest.mark.browser
 
 BUILD = REPO / "examples" / "course-book" / "build.py"
 PLATE = "iframe.plate"
-NOT_BUSY = "() => !Array.from(Bokeh.documents[0].all_models).some(m => Array.isArray(m.tags) && m.tags.includes('busy'))"
 FITTED = "() => window.AEPage && AEPage.fit_state && AEPage.fit_state.fitted"
 
 
@@ -72,16 +70,7 @@ def test_course_book_offline(new_tab, book):
     before = read_state(view)
     assert_matches_core(before, core_state(angle=40, length=1.5))
     assert frame.evaluate("() => AEPage.fit_state.k") >= 0.8  # readable in the page's column
-    start = view.to_top(to_page_xy(view, "vectors", *query_xy(view)))
-    end = view.to_top(to_page_xy(view, "vectors", -1.0, 2.5))
-    drag(view, start, end, steps=12)
-    view.wait_for_function(NOT_BUSY)
-    st = read_state(view)
-    x, y = st["query"]["x"][0], st["query"]["y"][0]
-    px = frame.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('vectors')).frame.bbox.width")
-    assert math.hypot(x + 1.0, y - 2.5) <= max(2 * 11.2 / px, 0.05), (x, y, px)  # within two pixels
-    assert changed(st["weights"]["weight"], before["weights"]["weight"])
-    assert_matches_core(st, core_from_query(x, y))
+    st = drag_query_in_frame(view, before)
     # The drag left the keyboard in the plate: Page Down still scrolls the book (the plate passes
     # navigation keys on to its parent page and keeps their default action).
     assert page.evaluate("() => document.activeElement.matches('iframe.plate')")

@@ -5,22 +5,19 @@ a real mouse drag inside the slide's iframe gives attention_core's numbers."""
 
 from __future__ import annotations
 
-import math
 import subprocess
 import sys
 import time
 
 import pytest
 
-from helpers import (REPO, angle_slider_handle, assert_matches_core, changed, core_from_query, core_state, drag,
-                     query_xy, read_state, to_page_xy, wait_ready)
-from test_site_deck import InFrame
+from helpers import REPO, angle_slider_handle, assert_matches_core, core_state, read_state, to_page_xy, wait_ready
+from test_site_deck import NOT_BUSY, InFrame, drag_query_in_frame
 
 pytestmark = pytest.mark.browser
 
 BUILD = REPO / "examples" / "reveal-deck" / "build.py"
 PLATE = "section.plate-slide iframe"
-NOT_BUSY = "() => !Array.from(Bokeh.documents[0].all_models).some(m => Array.isArray(m.tags) && m.tags.includes('busy'))"
 
 
 @pytest.fixture(scope="module")
@@ -96,16 +93,7 @@ def test_reveal_deck_keys_and_drag_offline(new_tab, deck):
 
     # A real drag of the query inside the slide's iframe.
     before = st
-    start = view.to_top(to_page_xy(view, "vectors", *query_xy(view)))
-    end = view.to_top(to_page_xy(view, "vectors", -1.0, 2.5))
-    drag(view, start, end, steps=12)
-    view.wait_for_function(NOT_BUSY)
-    st = read_state(view)
-    x, y = st["query"]["x"][0], st["query"]["y"][0]
-    px = frame.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('vectors')).frame.bbox.width")
-    assert math.hypot(x + 1.0, y - 2.5) <= max(2 * 11.2 / px, 0.05), (x, y, px)  # within two pixels
-    assert changed(st["weights"]["weight"], before["weights"]["weight"])
-    assert_matches_core(st, core_from_query(x, y))
+    st = drag_query_in_frame(view, before)
     assert indices(page) == 1
 
     assert any(u.endswith("/reveal/reveal.js") for u in tab.requests), tab.requests

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -31,7 +30,7 @@ import pytest
 
 from app.delivery.scorm import PACKAGE_NAME
 from app.plates import registry
-from fixtures import LOCAL_SCHEMES
+from fixtures import LOCAL_SCHEMES, npm_installed
 from helpers import REPO, changed, drag, query_xy, read_weights, to_page_xy, wait_ready
 from test_site_deck import InFrame
 
@@ -81,21 +80,7 @@ TIMESPAN = re.compile(r"^\d{2,4}:\d{2}:\d{2}\.\d{2}$")  # CMITimespan
 
 def install_scorm_again() -> None:
     """`npm ci` in tests/browser, once, when scorm-again is not there yet."""
-    if SCORM_AGAIN.is_file():
-        return
-    npm = shutil.which("npm")
-    reason = None
-    if npm is None:
-        reason = "npm is not installed; scorm-again comes from the npm registry"
-    else:
-        res = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=HERE, capture_output=True, text=True,
-                             timeout=600)
-        if res.returncode != 0 or not SCORM_AGAIN.is_file():
-            reason = f"npm ci in tests/browser failed ({res.returncode}):\n{res.stdout}\n{res.stderr}"
-    if reason:
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    npm_installed(SCORM_AGAIN, "scorm-again")
 
 
 @pytest.fixture(scope="module")

@@ -35,6 +35,26 @@ class InFrame:
         return xy[0] + box["x"], xy[1] + box["y"]
 
 
+NOT_BUSY = "() => !Array.from(Bokeh.documents[0].all_models).some(m => Array.isArray(m.tags) && m.tags.includes('busy'))"
+
+
+def drag_query_in_frame(view: InFrame, before: dict) -> dict:
+    """A real mouse drag of the lookup plate's query inside its frame to (-1, 2.5): it ends
+    within two pixels of the pointer, the weights moved from `before`, and every number is
+    attention_core's. Returns the plate's state after it."""
+    start = view.to_top(to_page_xy(view, "vectors", *query_xy(view)))
+    end = view.to_top(to_page_xy(view, "vectors", -1.0, 2.5))
+    drag(view, start, end, steps=12)
+    view.wait_for_function(NOT_BUSY)
+    st = read_state(view)
+    x, y = st["query"]["x"][0], st["query"]["y"][0]
+    px = view.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('vectors')).frame.bbox.width")
+    assert math.hypot(x + 1.0, y - 2.5) <= max(2 * 11.2 / px, 0.05), (x, y, px)  # within two pixels
+    assert changed(st["weights"]["weight"], before["weights"]["weight"])
+    assert_matches_core(st, core_from_query(x, y))
+    return st
+
+
 def drag_in_deck(page, selector: str, plate_url_part: str) -> None:
     """Drag the lookup plate's query inside the deck's iframe; check the numbers."""
     frame = page.locator(selector).element_handle(timeout=120_000).content_frame()
@@ -44,16 +64,7 @@ def drag_in_deck(page, selector: str, plate_url_part: str) -> None:
     wait_ready(view, timeout=120_000)
     before = read_state(view)
     assert plate_url_part in frame.url and "embed=1" in frame.url
-    start = view.to_top(to_page_xy(view, "vectors", *query_xy(view)))
-    end = view.to_top(to_page_xy(view, "vectors", -1.0, 2.5))
-    drag(view, start, end, steps=12)
-    view.wait_for_function("() => !Array.from(Bokeh.documents[0].all_models).some(m => Array.isArray(m.tags) && m.tags.includes('busy'))")
-    st = read_state(view)
-    x, y = st["query"]["x"][0], st["query"]["y"][0]
-    px = frame.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('vectors')).frame.bbox.width")
-    assert math.hypot(x + 1.0, y - 2.5) <= max(2 * 11.2 / px, 0.05), (x, y, px)  # within two pixels
-    assert changed(st["weights"]["weight"], before["weights"]["weight"])
-    assert_matches_core(st, core_from_query(x, y))
+    st = drag_query_in_frame(view, before)
     # Embed mode: the page chrome is hidden inside the slide.
     assert frame.evaluate("() => Bokeh.documents[0].get_model_by_name('ae-header').visible") is False
 

@@ -251,15 +251,10 @@ def _forward(settings: TrainSettings, params: dict):
     return X, Q, K, output, weights, Y
 
 
-def loss_and_grads(settings: TrainSettings, params) -> tuple[float, dict]:
-    """The loss (1/T) Σ_i ‖output_i − Y_i‖² and its gradient for each parameter of the tie.
-
-    The output's gradient goes back through `attention_grads` to Q and K, then through
-    Q = X W_Q and K = X W_K to the maps (dW = Xᵀ dQ); a shared map collects both.
-    """
-    _check_settings(settings)
-    params = _check_params(settings, params)
-    X, Q, K, output, _, Y = _forward(settings, params)
+def _loss_grads_forward(settings: TrainSettings, params: dict):
+    """(loss, grads, forward) for checked `params`: one forward pass and one backward pass."""
+    fwd = _forward(settings, params)
+    X, Q, K, output, _, Y = fwd
     err = output - Y  # (T, d_model)
     T = settings.T
     loss = float(np.sum(err * err) / T)
@@ -273,6 +268,18 @@ def loss_and_grads(settings: TrainSettings, params) -> tuple[float, dict]:
         grads = {"W_QK": dW_Q + dW_K}
     else:
         grads = {}
+    return loss, grads, fwd
+
+
+def loss_and_grads(settings: TrainSettings, params) -> tuple[float, dict]:
+    """The loss (1/T) Σ_i ‖output_i − Y_i‖² and its gradient for each parameter of the tie.
+
+    The output's gradient goes back through `attention_grads` to Q and K, then through
+    Q = X W_Q and K = X W_K to the maps (dW = Xᵀ dQ); a shared map collects both.
+    """
+    _check_settings(settings)
+    params = _check_params(settings, params)
+    loss, grads, _ = _loss_grads_forward(settings, params)
     return loss, grads
 
 
@@ -307,8 +314,12 @@ def _checked_state(settings: TrainSettings, state: TrainState) -> tuple[dict, di
 def train_step(settings: TrainSettings, state: TrainState) -> TrainState:
     """One optimiser step from `state`: a new state; `state` itself is left as it was."""
     params, m, v = _checked_state(settings, state)
-    _, grads = loss_and_grads(settings, params)
-    t = state.step + 1
+    _, grads, _ = _loss_grads_forward(settings, params)
+    return _updated(settings, state.step + 1, params, m, v, grads)
+
+
+def _updated(settings: TrainSettings, t: int, params: dict, m: dict, v: dict, grads: dict) -> TrainState:
+    """The state after step t (1-based) applies `grads` to checked (params, m, v)."""
     new_params, new_m, new_v = {}, {}, {}
     with np.errstate(over="ignore", invalid="ignore"):
         for name, g in grads.items():
@@ -326,8 +337,12 @@ def head_readout(settings: TrainSettings, state: TrainState) -> HeadReadout:
     """Everything the plate draws for `state`: the loss, the pattern against the target, W_Q W_Kᵀ,
     the score maps' gradient norm and how far the scores are from symmetric."""
     params, _, _ = _checked_state(settings, state)
-    loss, grads = loss_and_grads(settings, params)
-    _, Q, K, output, weights, _ = _forward(settings, params)
+    return _readout_and_grads(settings, params, state.step)[0]
+
+
+def _readout_and_grads(settings: TrainSettings, params: dict, step: int) -> tuple[HeadReadout, dict]:
+    """(the readout, the gradients) of checked `params`: `train` steps on the same gradients it reads out."""
+    loss, grads, (_, Q, K, output, weights, _) = _loss_grads_forward(settings, params)
     S = (Q @ K.T) * settings.scale  # (T, T)
     W_Q, W_K = _score_maps(settings, params)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -335,7 +350,7 @@ def head_readout(settings: TrainSettings, state: TrainState) -> HeadReadout:
     if not np.all(np.isfinite(qk)):
         raise ValueError(f"W_Q W_Kᵀ overflows float64 (shape {qk.shape}); use smaller weights")
     target = target_weights(settings.T)  # (T, T)
-    return HeadReadout(
+    readout = HeadReadout(
         loss=loss,
         output=output,
         weights=weights,
@@ -345,21 +360,23 @@ def head_readout(settings: TrainSettings, state: TrainState) -> HeadReadout:
         qk=qk,
         grad_norm=_grad_norm(grads),
         asymmetry=float(np.max(np.abs(S - S.T))),
-        step=state.step,
+        step=step,
     )
+    return readout, grads
 
 
 def train(settings: TrainSettings, steps: int, state: TrainState | None = None):
     """`steps` steps from `state` (init_state(settings) if None): (final state, TrainHistory)."""
     steps = _whole(steps, "steps", 0, MAX_STEPS)
     state = init_state(settings) if state is None else state
-    _checked_state(settings, state)
+    params, m, v = _checked_state(settings, state)
     rows = []
     for k in range(steps + 1):
-        r = head_readout(settings, state)
+        r, grads = _readout_and_grads(settings, params, state.step)  # one forward and backward serve both
         rows.append((r.loss, r.grad_norm, float(np.min(r.target_mass)), r.asymmetry))
         if k < steps:
-            state = train_step(settings, state)
+            state = _updated(settings, state.step + 1, params, m, v, grads)
+            params, m, v = dict(state.params), dict(state.m), dict(state.v)
     cols = np.array(rows, dtype=np.float64).reshape(steps + 1, 4)  # (steps + 1, 4)
     history = TrainHistory(loss=cols[:, 0], grad_norm=cols[:, 1], min_target_mass=cols[:, 2], asymmetry=cols[:, 3])
     return state, history

@@ -27,7 +27,8 @@ serve: $(STAMP)
 # make test runs the suite in two workers (pytest-xdist; each starts its own servers and browser,
 # and the tests spend much of their time waiting on them). The plates' functional browser tests
 # run twice in it, [on] and [off]: the second time against a server and exports run with
-# AE_WORKAROUNDS=off, as the product must be correct without app/workarounds/.
+# AE_WORKAROUNDS=off, as the product must be correct without app/workarounds/ (tests/conftest.py
+# says which tests the [off] leg holds).
 # TEST_WORKERS=0 runs in one process; tests marked slow are left to make test-all.
 TEST_WORKERS ?= 2
 PYTEST_WORKERS := $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist worksteal)

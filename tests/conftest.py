@@ -10,6 +10,12 @@
   keys and clicks, offline exports: tests/browser/plates/ and the files in FUNCTIONAL) are marked
   `functional` and run twice, `[on]` and `[off]`: the second time against a server and exports
   run with AE_WORKAROUNDS=off (the product must be correct without app/workarounds/).
+  The [off] leg holds what the product must do without them, per plate: its numbers against
+  attention_core, served and exported (test_numbers_on_page), its keys (test_keyboard_plates), a
+  drag or click that is live and that Python confirms, and the offline export; and, once, on the
+  lookup plate, the races of the shared sync protocol (quick slider runs, late answers). A test
+  marked `on_only` (a race on one plate's control, a layout, a link's reading, a pace) exercises
+  the same protocol or code the [off] leg already runs and runs [on] only.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ def app_server(tmp_path_factory):
 def pytest_configure(config):
     browser_markers(config)
     config.addinivalue_line("markers", "functional: a plate's functional browser test, run with the workarounds on and off")
+    config.addinivalue_line("markers", "on_only: a functional browser test run with the workarounds on only (see above)")
 
 
 def functional(path: Path) -> bool:
@@ -57,7 +64,8 @@ def functional(path: Path) -> bool:
 def pytest_generate_tests(metafunc):
     # Once with the workarounds on and once with AE_WORKAROUNDS=off (tests/browser/fixtures.py).
     if "workarounds" in metafunc.fixturenames and functional(metafunc.definition.path):
-        metafunc.parametrize("workarounds", ["on", "off"], indirect=True)
+        legs = ["on"] if metafunc.definition.get_closest_marker("on_only") else ["on", "off"]
+        metafunc.parametrize("workarounds", legs, indirect=True)
 
 
 def pytest_collection_modifyitems(config, items):

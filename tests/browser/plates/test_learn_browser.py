@@ -190,6 +190,7 @@ def test_served_train_pause_one_step_reset_against_numpy(tab, served_url):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_served_link_to_step_300_and_on_from_there(tab, served_url):
     page = tab.page
     state = LearnState(step=300, tie="shared", optimizer="gd", lr=1.0, seed=4)
@@ -228,6 +229,7 @@ def test_served_page_trains_on_from_pythons_run(tab, served_url):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_served_pace(tab, served_url):
     page = tab.page
     open_page(page, f"{served_url}/learn", served=True)
@@ -240,6 +242,7 @@ def test_served_pace(tab, served_url):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_served_an_emptied_box_is_refused_with_words_and_nothing_else_changes(tab, served_url):
     page = tab.page
     before = open_page(page, f"{served_url}/learn?step=40", served=True)
@@ -264,6 +267,7 @@ def test_served_an_emptied_box_is_refused_with_words_and_nothing_else_changes(ta
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_served_stories(tab, served_url):
     """Each story starts its own run from step 0 and trains; paused, its numbers say what its words say."""
     page = tab.page
@@ -317,6 +321,7 @@ def test_served_keyboard_reaches_every_control_and_trains(tab, served_url):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_served_phone(new_tab, served_url):
     tab = new_tab(**PHONE)
     page = tab.page
@@ -371,6 +376,7 @@ def test_exported_file_trains_offline(new_tab, exported):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_exported_link_to_step_300(new_tab, exported):
     """learn.js reads the link (AELink.apply_plate) and replays the run to step 300, offline; a
     setting out of range is clamped with Python's notice."""

@@ -110,6 +110,7 @@ def test_exported_page_works_offline(new_tab, exported_file):
     tab.assert_offline()
 
 
+@pytest.mark.on_only
 def test_drag_latency_report(new_tab, exported_file):
     tab = open_offline(new_tab, exported_file)
     report = measure_drag_latency(tab.page, moves=55)

@@ -108,6 +108,7 @@ def test_drag_query_updates_live_then_python_agrees(tab, served_url):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_backspace_and_delete_lose_no_point(tab, served_url):
     page = open_lookup(tab, served_url)
     before = read_state(page)
@@ -128,6 +129,7 @@ def test_backspace_and_delete_lose_no_point(tab, served_url):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_angle_slider_keyboard(tab, served_url):
     page = open_lookup(tab, served_url)
     handle = angle_slider_handle(page)
@@ -215,6 +217,7 @@ def test_an_answer_to_an_earlier_step_landing_during_a_slider_run_is_not_drawn(t
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_url_state_and_bad_url(new_tab, served_url):
     tab = new_tab()
     page = open_lookup(tab, served_url, "?angle=90&length=4&scaled=1&d_k=64")
@@ -236,6 +239,7 @@ def test_url_state_and_bad_url(new_tab, served_url):
     bad.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_a_key_dropped_on_the_origin_is_at_zero_in_the_link(tab, served_url):
     """A dragged key lands on a 0.01 grid (finer than a pixel here), so the origin is 0,0 in the
     address and Python's state, not a pixel's inverse like 8.28967e-16 (issue 43, 4.5)."""
@@ -260,6 +264,7 @@ def test_a_key_dropped_on_the_origin_is_at_zero_in_the_link(tab, served_url):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_a_hidden_length_is_kept_by_a_drag(tab, served_url):
     """?hide=length fixes the query's length for a lesson: a drag of the query turns it and keeps
     the length (issue 43, 4.5: it changed a setting the student cannot see)."""
@@ -277,6 +282,7 @@ def test_a_hidden_length_is_kept_by_a_drag(tab, served_url):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_touch_drag(new_tab, served_url):
     """One finger on the query, through CDP Input.dispatchTouchEvent: Chromium turns the touch
     into pointer events (pointerType "touch"), which is what Bokeh listens to. The plot must own
@@ -302,6 +308,7 @@ def test_touch_drag(new_tab, served_url):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_drag_latency_report(tab, served_url):
     page = open_lookup(tab, served_url)
     report = measure_drag_latency(page, moves=55)

@@ -234,6 +234,7 @@ def test_served_plate_a_tap_is_live_then_python_agrees(tab, served_url):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
     """Key presses 15 ms apart (a held key repeats every ~30 ms) on the served n slider: Python
     waits for the run to end (a.sync is "busy") and folds it in once, and an answer
@@ -295,6 +296,7 @@ RUN_ENDED = r"""() => {
 }"""
 
 
+@pytest.mark.on_only
 def test_a_step_of_n_draws_each_figure_once_and_its_end_draws_none(new_tab, masking_html):
     """A step of the n slider marks the page busy while a run of steps may follow; when the mark
     goes (150 ms later) no figure is drawn again: the mark sits on a source no glyph draws."""
@@ -323,6 +325,7 @@ def test_a_step_of_n_draws_each_figure_once_and_its_end_draws_none(new_tab, mask
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_quick_taps_each_flip_a_cell(new_tab, masking_html):
     """Taps closer than 300 ms reach Bokeh as a Tap then a DoubleTap; each must flip its cell.
 

@@ -159,6 +159,7 @@ MH_SOURCES = ("head_weights", "head_titles", "head_ticks", "concat", "w_o", "mh_
               "concat_lines", "w_o_marks", "w_o_lines", "output_marks", "setting")
 
 
+@pytest.mark.on_only
 def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
     """Key presses 15 ms apart on the served n slider (a held key repeats every ~30 ms): Python
     waits for the run to end (the plate's sync source is "busy") and folds it in once, an answer to
@@ -219,6 +220,7 @@ FITS = r"""() => {
 }"""
 
 
+@pytest.mark.on_only
 @pytest.mark.parametrize("query", ["", "?d_model=512&h=8"])
 def test_the_counter_fits_beside_the_controls_on_a_1280_px_screen(new_tab, exported, query):
     """Every column of the parameter counter is in sight at 1280 px, with the paper's widest

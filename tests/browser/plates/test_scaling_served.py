@@ -184,6 +184,7 @@ def test_served_page_seed_numbers_click_and_drag(tab, served_url, server):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_served_bad_url_then_quick_changes_never_leave_stale_numbers(tab, served_url, server):
     page = tab.page
     st = open_page(page, f"{served_url}/scaling?d_k=100&scaled=banana")
@@ -214,6 +215,7 @@ def test_served_bad_url_then_quick_changes_never_leave_stale_numbers(tab, served
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_served_answer_to_a_change_of_width(tab, served_url, server):
     """Python's answer to a change of width (every view of the plate, a dozen and more model
     changes) lands before the server acknowledges the page's last message, and its numbers are
@@ -263,6 +265,7 @@ def test_exported_file_offline(new_tab, exported):
     link.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_exported_quick_taps_each_set_the_width(new_tab, exported):
     """A second tap within 300 ms reaches Bokeh as a DoubleTap, not a Tap: it must still count."""
     tab = new_tab()
@@ -280,6 +283,7 @@ def test_exported_quick_taps_each_set_the_width(new_tab, exported):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_exported_drag_recomputes_only_when_the_width_changes(new_tab, exported):
     """d_k snaps to powers of two: a drag move that stays on the width shown changes no source,
     so nothing repaints; each new width recomputes once, and every reading matches the core."""

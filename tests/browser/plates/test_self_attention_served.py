@@ -171,6 +171,7 @@ def test_served_clicks_recompute_live_then_python_agrees(tab, served_url, server
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 @pytest.mark.parametrize("typed", ["", "99999", "-5"])
 def test_served_typed_garbage_gets_a_message_and_changes_nothing(tab, served_url, server_log_clean, typed):
     """An empty box (the Spinner's value goes to None) and a number out of range (the Spinner
@@ -271,6 +272,7 @@ def test_exported_file_works_offline(new_tab, exported_self_attention):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
     """Key presses 15 ms apart on the served n slider (a held key repeats every ~30 ms): an answer
     of Python's to an earlier step that lands after a later one (replayed here, and met in the
@@ -307,6 +309,7 @@ FOCUS_SHUFFLE = r"""() => {
 }"""
 
 
+@pytest.mark.on_only
 def test_served_enter_held_on_shuffle_never_draws_an_earlier_shuffle(tab, served_url):
     """Enter held on the Shuffle button (presses 15 ms apart; a held key repeats every ~30 ms):
     Python answers each press, and its answer to one press that lands after the next (replayed

@@ -142,6 +142,7 @@ def open_served(tab, base: str, query: str = ""):
     return page
 
 
+@pytest.mark.on_only
 def test_each_preset_after_every_stage_shows_the_seed_numbers(tab, served_url):
     page = open_served(tab, served_url)
     st = read(page)
@@ -207,6 +208,7 @@ PRESET_THEN_STEP = r"""async ([label, hold]) => {
 }"""
 
 
+@pytest.mark.on_only
 def test_a_step_pressed_before_pythons_answer_to_a_new_preset_is_kept(tab, served_url):
     """Python's answer to a new preset used to reset the stage after the Step the student had
     pressed: the page showed nothing revealed while Python held stage 1."""
@@ -232,6 +234,7 @@ def test_a_step_pressed_before_pythons_answer_to_a_new_preset_is_kept(tab, serve
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_a_step_after_a_new_preset_is_kept_when_the_busy_mark_is_slow(tab, served_url):
     """On a loaded machine the page's busy mark, sent as it loads a new preset, reached Python
     after FOLD_WAIT_MS: Python answered the preset alone, and its answer reset the stage after
@@ -248,6 +251,7 @@ def test_a_step_after_a_new_preset_is_kept_when_the_busy_mark_is_slow(tab, serve
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_guesses_are_checked_when_the_weights_appear(tab, served_url):
     page = open_served(tab, served_url)
     widget(page, "guess_key", "select").select_option("k1")
@@ -273,6 +277,7 @@ STALE = r"""() => {
 }"""
 
 
+@pytest.mark.on_only
 def test_bad_typing_changes_nothing_else(tab, served_url):
     page = open_served(tab, served_url, "?preset=one-token&step=5")
     before = read(page)
@@ -382,6 +387,7 @@ BURST_STATE = r"""() => {
 }"""
 
 
+@pytest.mark.on_only
 def test_a_burst_of_length_steps_is_folded_in_once(tab, served_url):
     """Five quick steps of the length slider: the page stretches the query at each step itself,
     and Python folds the burst in once the steps pause (not once per step), then agrees with
@@ -418,6 +424,7 @@ def test_a_burst_of_length_steps_is_folded_in_once(tab, served_url):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_an_answer_to_part_of_a_burst_landing_after_the_rest_is_not_taken_for_typing(tab, served_url):
     """A slow machine splits a burst of length steps in two runs: Python answers the first while
     the reader takes the next steps, and that answer lands after them. It must not undo them:
@@ -495,6 +502,7 @@ def test_exported_file_works_offline(new_tab, exported):
     tab.assert_no_errors()
 
 
+@pytest.mark.on_only
 def test_exported_file_reads_its_link(new_tab, exported):
     tab = open_offline(new_tab, exported, "?preset=one-token&step=5&bogus=1")
     page = tab.page

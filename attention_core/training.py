@@ -376,7 +376,7 @@ def train(settings: TrainSettings, steps: int, state: TrainState | None = None):
         rows.append((r.loss, r.grad_norm, float(np.min(r.target_mass)), r.asymmetry))
         if k < steps:
             state = _updated(settings, state.step + 1, params, m, v, grads)
-            params, m, v = dict(state.params), dict(state.m), dict(state.v)
+            params, m, v = state.params, state.m, state.v  # _updated made and checked them
     cols = np.array(rows, dtype=np.float64).reshape(steps + 1, 4)  # (steps + 1, 4)
     history = TrainHistory(loss=cols[:, 0], grad_norm=cols[:, 1], min_target_mass=cols[:, 2], asymmetry=cols[:, 3])
     return state, history

@@ -82,6 +82,24 @@ RELEASE_ANSWERS = r"""() => {
   return h.held.length;
 }"""
 
+# Hold what the page sends after its first frame that contains `match` (a model's id and the
+# attribute it changed), for `ms`, then send it all in order: a busy server reads the page's
+# next message (the "busy" mark of the gesture that change began) that much later.
+STALL_AFTER = r"""([match, ms]) => {
+  const s = window.__ae_ws.socket, send = s.send;
+  let armed = true, held = null;
+  window.__ae_stalled = 0;
+  s.send = function (data) {
+    if (held) { held.push(data); return; }
+    send.call(s, data);
+    if (armed && typeof data === "string" && match.every((m) => data.includes(m))) {
+      armed = false;
+      held = [];
+      setTimeout(() => { const h = held; held = null; window.__ae_stalled = h.length; h.forEach((d) => send.call(s, d)); }, ms);
+    }
+  };
+}"""
+
 READ_STATE = r"""() => {
   const d = Bokeh.documents[0];
   const m = (n) => d.get_model_by_name(n);

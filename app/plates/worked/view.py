@@ -246,10 +246,12 @@ class WorkedPlate(PlateViewer):
                 (self.query_src, "data"), (self.keys_src, "data"), (self.values_src, "data")]
 
     def followed(self) -> list[tuple]:
-        # worked.js loads a new preset itself and marks the page busy: its commit brings the preset
-        # with whatever the reader did next (a Step), which Python's answer to the preset alone
-        # would undo.
-        return [(self.preset_w, "value")]
+        # worked.js follows every widget's change with a run of its own (marked busy, then one
+        # commit): a new preset it loads itself, a length step stretches the query, a keystroke is
+        # read. Python's answer to the change alone (when the mark reaches it late, on a busy
+        # server) would land after what the reader did next and undo it: a Step after the preset,
+        # the next length steps (whose query text it would write back as if typed).
+        return [(w, attr) for w, attr in self.synced() if not isinstance(w, ColumnDataSource)]
 
     def read_page(self, changed: set) -> dict:
         """The state from what the page sent; only the models in `changed` are read (the others

@@ -425,6 +425,34 @@ def test_a_burst_of_length_steps_is_folded_in_once(tab, served_url):
 
 
 @pytest.mark.on_only
+def test_a_burst_whose_busy_mark_reaches_python_late_is_folded_in_once(tab, served_url):
+    """A busy server reads the first step's change, then nothing more for 0.4 s: the "busy" mark
+    sent just after it comes later than Python's FOLD_WAIT_MS. Python must wait for the burst's
+    commit (the slider is followed, like the preset): read alone, the first step became Python's
+    answer, with a query text the page took for the reader's typing, and five presses ended four
+    steps on (the flake of CI on 8c0ae32)."""
+    from helpers import STALL_AFTER
+
+    page, before, start, step = on_the_length_slider(tab, served_url)
+    wait_synced(page)
+    slider = page.evaluate("() => Bokeh.documents[0].get_model_by_name('length').id")
+    page.evaluate(STALL_AFTER, [[f'"id":"{slider}"', '"attr":"value"'], 400])
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    q_dir = np.asarray(before["query"]["vec"][0], dtype=float)
+    q_end = q_dir / np.linalg.norm(q_dir) * (start + 5 * step)
+    page.wait_for_function("() => window.__ae_stalled > 0")
+    wait_synced(page)
+    st = read(page)
+    assert float(page.evaluate("() => Bokeh.documents[0].get_model_by_name('length').value")) == pytest.approx(start + 5 * step), \
+        page.evaluate(BURST_STATE)
+    assert np.allclose(st["query"]["vec"][0], q_end, atol=1e-9), (st["query"]["vec"][0], q_end)
+    assert st["query_text"] == vector_text(np.asarray(st["query"]["vec"][0]))
+    assert_matches_core(st)
+    tab.assert_no_errors()
+
+
+@pytest.mark.on_only
 def test_an_answer_to_part_of_a_burst_landing_after_the_rest_is_not_taken_for_typing(tab, served_url):
     """A slow machine splits a burst of length steps in two runs: Python answers the first while
     the reader takes the next steps, and that answer lands after them. It must not undo them:

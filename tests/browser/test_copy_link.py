@@ -52,7 +52,7 @@ def test_exported_copy_link_shows_the_link_when_the_clipboard_is_refused(new_tab
     tab = new_tab()
     tab.block_network()
     # As in an iframe without clipboard permission: every write is refused.
-    tab.context.add_init_script("navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));")
+    tab.page.add_init_script("navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));")
     page = tab.page
     page.goto(exported_file.as_uri())
     wait_ready(page)

@@ -131,7 +131,7 @@ def only_local(tab, base: str) -> list[str]:
             blocked.append(url)
             route.abort()
 
-    tab.context.route("**/*", handle)
+    tab.page.route("**/*", handle)
     return blocked
 
 

@@ -8,7 +8,6 @@ from app.plates.multi_head.state import N_MAX, MultiHeadState
 HEADS_PER_ROW = 3  # head maps to a row on a wide screen (heads_per_row)
 CELL_HEAD = 28  # px per cell of a head's weight map
 CELL = 32  # px per cell of concat, W_O and the output
-DIVISORS_HEIGHT = 236  # px: the divisors table's header and eight rows (a new h moves nothing below it)
 ROWS_Y = (-(N_MAX - 0.5), 2.5)  # concat's and the output's rows: N_MAX tokens' room, n at the top (never changes)
 
 

@@ -33,7 +33,7 @@ from app.plates.multi_head.fixed_html import (
     PARAMS_CSS,
     READING,
 )
-from app.plates.multi_head.layout import DIVISORS_HEIGHT, ROWS_Y, frames
+from app.plates.multi_head.layout import ROWS_Y, frames
 from app.plates.multi_head.state import (
     D_CHOICES, H_CHOICES, MAP_WIDTHS, N_MAX, N_MIN, MultiHeadState, SplitRefused, split_problem,
 )
@@ -129,7 +129,7 @@ class MultiHeadPlate(PlateViewer):
                                margin=(10, 16, 5, 10))
         grid = GridBox(children=[(self.reading_div, 0, 0), (self.w_o_fig, 0, 1), (self.concat_fig, 1, 0),
                                  (self.out_fig, 1, 1)], spacing=4)
-        heads_head = Div(text=HEADS_HEAD, width=900, stylesheets=[InlineStyleSheet(css=CSS)])
+        heads_head = Div(text=HEADS_HEAD, width=560, stylesheets=[InlineStyleSheet(css=CSS)])
 
         # Controls, messages, the counter and the divisors.
         self.d_w = Select(name="d_model", title="d_model (model width)", value=str(s.d_model),
@@ -144,9 +144,9 @@ class MultiHeadPlate(PlateViewer):
         self.message_div = Div(name="message", text="", width=560, stylesheets=[InlineStyleSheet(css=CSS)])
         self.params_table = Div(name="params_table", text=params_table_html(self.params_src.data), width=660,
                                 stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS + PARAMS_CSS)])
-        # As tall as eight heads' rows, so a change of h never moves what sits below it.
+        # Last under the maps, which a new h resizes anyway: as tall as its rows (eight heads' room left a gap).
         self.div_table = Div(name="divisors_table", text=divisors_table_html(self.div_src.data), width=250,
-                             height=DIVISORS_HEIGHT, stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS)])
+                             stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS)])
 
         models = {"head": self.head_src, "head_titles": self.head_titles, "head_ticks": self.head_ticks,
                   "concat": self.concat_src, "w_o": self.w_o_src, "out": self.out_src,
@@ -207,9 +207,13 @@ class MultiHeadPlate(PlateViewer):
                 ),
                 pn.Column(pn.pane.Bokeh(self.params_table), margin=(10, 5, 5, 10)),
             ),
-            pn.pane.Bokeh(heads_head),
-            pn.Row(pn.pane.Bokeh(self.div_table), pn.pane.Bokeh(hf)),
-            pn.pane.Bokeh(grid),
+            # The heads beside the product (stacked, they left half a 1280-px page empty and the page
+            # 2,000 px tall); a row too wide for the screen (eight heads' maps) puts the product below.
+            pn.Row(
+                pn.Column(pn.pane.Bokeh(heads_head), pn.pane.Bokeh(hf), pn.pane.Bokeh(self.div_table)),
+                pn.pane.Bokeh(grid),
+                styles={"flex-wrap": "wrap"},
+            ),
             pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)),
         )
 

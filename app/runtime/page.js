@@ -374,10 +374,14 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     return a === b;
   }
 
-  function scale_layout(items, k, base_font_px) {
-    var restyled = [];
+  // Sizes across take kx, sizes down ky; glyphs, margins and legends k = min(kx, ky), and type
+  // k * kt (kt < 1 when a text box's words would pass its edge at k).
+  var ACROSS = ["width", "frame_width", "min_width", "max_width", "min_border_left", "min_border_right"];
+  var DOWN = ["height", "frame_height", "min_height", "max_height", "min_border_top", "min_border_bottom"];
+  function scale_layout(items, kx, ky, kt, base_font_px) {
+    var k = Math.min(kx, ky), kf = k * kt, restyled = [];
     items.forEach(function (it) {
-      var ch = {};
+      var ch = {}, legend = /Legend/.test(it.model.type || "");
       Object.keys(it.orig).forEach(function (name) {
         var v = it.orig[name];
         if (name === "margin") ch[name] = typeof v === "number" ? Math.round(v * k) : v.map(function (x) { return Math.round(x * k); });
@@ -389,16 +393,19 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
             return css == null ? ss : css_fitted(css);
           });
           restyled.push(it.model);
-        } else if (/font_size$/.test(name)) ch[name] = scaled_font(v, k);
+        } else if (/font_size$/.test(name)) ch[name] = scaled_font(v, kf);
         else if (/^(size|line_width|x_offset|y_offset)$/.test(name)) ch[name] = rewrap(v, num(v) * k);
-        else ch[name] = Math.max(1, Math.round(v * k));
+        else {
+          var f = legend ? k : ACROSS.indexOf(name) >= 0 ? kx : DOWN.indexOf(name) >= 0 ? ky : k;
+          ch[name] = Math.max(1, Math.round(v * f));
+        }
       });
       // Unchanged values are left out: any change re-renders a Div or a table.
       Object.keys(ch).forEach(function (name) { if (name !== "stylesheets" && same(ch[name], it.model[name])) delete ch[name]; });
       if (Object.keys(ch).length) it.model.setv(ch, { sync: false });
     });
-    document.documentElement.style.setProperty("--bokeh-font-size", (Math.round(base_font_px * k * 10) / 10) + "px");
-    document.documentElement.style.setProperty("--ae-fit", String(Math.round(k * 1000) / 1000));
+    document.documentElement.style.setProperty("--bokeh-font-size", (Math.round(base_font_px * kf * 10) / 10) + "px");
+    document.documentElement.style.setProperty("--ae-fit", String(Math.round(kf * 1000) / 1000));
     if (typeof Bokeh !== "undefined" && Bokeh.index) restyled.forEach(function (m) {
       var v = Bokeh.index.find_one(m);
       if (v && typeof v._update_stylesheets === "function") v._update_stylesheets();
@@ -415,13 +422,17 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
 
   function frames(n, fn) { if (n <= 0) fn(); else requestAnimationFrame(function () { frames(n - 1, fn); }); }
 
-  // Measure the page at k, choose a new k, repeat until it fits (Bokeh lays out asynchronously,
-  // and type and boxes do not shrink in proportion, so a few rounds are needed).
+  // Measure the page, choose new factors, repeat until it fits (Bokeh lays out asynchronously,
+  // and type and boxes do not shrink in proportion, so a few rounds are needed). The plate fills
+  // its frame: a plate taller than the frame's shape is widened (sizes across take kx, larger than
+  // the type's k) and a wider one is lengthened (ky), so a slide's 16:9 frame is covered, not a
+  // column in the middle of it. STRETCH bounds how far its figures are drawn out of shape.
+  var STRETCH = 2.2;
   function fit_to_frame(doc, opts) {
     var html = document.documentElement;
     var base_font = parseFloat(getComputedStyle(html).getPropertyValue("--bokeh-font-size")) || 12;
-    var items = fit_models(doc), k = 1, rounds = 0, timer = null, t0 = 0, gen = 0;
-    var state = { k: 1, fitted: false };
+    var items = fit_models(doc), kx = 1, ky = 1, kt = 1, rounds = 0, timer = null, t0 = 0, gen = 0, best = null;
+    var state = { k: 1, kx: 1, ky: 1, fitted: false, settled: false };  // settled: this fit is over, fitted or not
     api.fit_state = state;
     // How far the plate reaches: the union of its fixed-size parts' boxes (the page's root is
     // as wide as the frame, so the document's scroll size alone says nothing when it is smaller).
@@ -439,30 +450,58 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       });
       return [Math.max(r + 4, 1), Math.max(b + 4, 1)];
     }
+    // How far the widest text box's words pass its edge (1 when none does: a table in present
+    // mode's large type may be wider than its box, which would then scroll).
+    function text_overflow() {
+      var worst = 1;
+      if (typeof Bokeh === "undefined" || !Bokeh.index) return worst;
+      items.forEach(function (it) {
+        if (!("text" in it.model) || it.model.visible === false) return;
+        var v = Bokeh.index.find_one(it.model), root = v && v.el && v.el.shadowRoot;
+        if (!root) return;
+        var box = v.el.getBoundingClientRect(), right = box.right;
+        if (!(box.width > 0)) return;
+        root.querySelectorAll("table").forEach(function (el) { right = Math.max(right, el.getBoundingClientRect().right); });
+        worst = Math.max(worst, (right - box.left) / box.width);
+      });
+      return worst;
+    }
+    function clamp(x) { return Math.max(0.1, Math.min(3, x)); }  // multi-head needs about 0.14 in a 480×320 frame
     function measure(g) {
       if (g !== gen) return;  // a resize started a new fit
       var cw = html.clientWidth, ch = html.clientHeight, e = extent();
-      var fits = html.scrollWidth <= cw && html.scrollHeight <= ch && e[0] <= cw && e[1] <= ch;
+      var over = text_overflow();
+      var fits = html.scrollWidth <= cw && html.scrollHeight <= ch && e[0] <= cw && e[1] <= ch && over <= 1.005;
       var w = Math.max(e[0], html.scrollWidth > cw ? html.scrollWidth : 0), h = Math.max(e[1], html.scrollHeight > ch ? html.scrollHeight : 0);
-      var next = k * Math.min(cw / w, ch / h) * 0.985;  // a little room for rounding
+      // a little room for rounding; each factor fills its own direction, within STRETCH of the other
+      var nx = clamp(kx * (cw / w) * 0.985), ny = clamp(ky * (ch / h) * 0.985);
+      var lo = Math.min(nx, ny);
+      nx = Math.min(nx, lo * STRETCH); ny = Math.min(ny, lo * STRETCH);
       state.rounds = rounds;
       state.size = [cw, ch];
-      if (fits && Math.abs(next - k) < 0.03 * k) return done(true);
-      if (rounds >= 8) return done(fits);
+      if (fits && (!best || kx * ky > best[0] * best[1])) best = [kx, ky, kt];
+      if (fits && Math.abs(nx - kx) < 0.03 * kx && Math.abs(ny - ky) < 0.03 * ky) return done(true);
+      var nt = over > 1.005 ? Math.max(0.5, kt / over * 0.99) : kt;
+      // A row that wraps at one size and not at the next can keep the factors from settling:
+      // after a few rounds the largest fit seen is taken, or, if none fitted, a smaller one.
+      if (rounds >= 6) {
+        if (fits || rounds >= 16) return done(fits);
+        if (best) { nx = best[0]; ny = best[1]; nt = best[2]; best = null; } else { nx = kx * 0.96; ny = ky * 0.96; }
+      }
       rounds += 1;
-      k = Math.max(0.1, Math.min(3, next));  // multi-head needs about 0.14 in a 480×320 frame
-      one_layout(doc, function () { scale_layout(items, k, base_font); });
+      kx = nx; ky = ny; kt = nt;
+      one_layout(doc, function () { scale_layout(items, kx, ky, kt, base_font); });
       settle(g);
     }
     function done(fits) {
-      state.k = k; state.fitted = fits;
+      state.k = Math.min(kx, ky); state.kx = kx; state.ky = ky; state.kt = kt; state.fitted = fits; state.settled = true;
       state.ms = Math.round(performance.now() - t0);  // how long the fit took (benchmarks read it)
     }
     function whenIdle(fn) { if (doc.is_idle === false) setTimeout(function () { whenIdle(fn); }, 30); else fn(); }
     // Two frames: the first comes before the ResizeObservers that Bokeh's views react to, the
     // second after them; then the boxes are final and can be measured.
     function settle(g) { frames(2, function () { whenIdle(function () { measure(g); }); }); }
-    function start() { gen += 1; rounds = 0; state.fitted = false; t0 = performance.now(); settle(gen); }
+    function start() { gen += 1; rounds = 0; best = null; kt = 1; state.fitted = false; state.settled = false; t0 = performance.now(); settle(gen); }
     window.addEventListener("resize", function () { clearTimeout(timer); timer = setTimeout(start, 150); });
     start();
   }

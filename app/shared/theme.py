@@ -145,7 +145,8 @@ a { color: var(--ae-accent); }
 # Added to every Bokeh widget and table in presentation mode: rows tall enough for the type.
 PRESENT_MODEL_CSS = """
 :host { --font-size: %(min)dpx; --data-table-font-size: %(min)dpx; --line-height: 1.35; }
-.noUi-handle { width: 28px !important; height: 28px !important; }
+/* --ae-fit: the factor an embedded page is fitted by (page.js), 1 elsewhere */
+.noUi-handle { width: calc(28px * var(--ae-fit, 1)) !important; height: calc(28px * var(--ae-fit, 1)) !important; }
 input, select, textarea, button, label, .bk-input { font-size: %(min)dpx !important; }
 """ % {"min": PRESENT_MIN_PX}
 

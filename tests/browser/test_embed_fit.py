@@ -3,6 +3,8 @@
 A host page holds one iframe per plate at a given size (the exported site's pages, from disk).
 Inside every frame nothing scrolls; in the lookup plate's frame a real mouse drag at the
 smallest and the largest size puts the query under the pointer, with attention_core's numbers.
+In a slide's frame (960×540, 1200×610, 1280×720), with and without present=1, every plate covers
+at least 85 % of the frame and every part of it is inside (issue 43, 3; COVERAGE says how).
 """
 
 from __future__ import annotations
@@ -19,12 +21,6 @@ from test_site_deck import InFrame
 pytestmark = pytest.mark.browser
 
 SIZES = [(480, 320), (1024, 768), (1920, 1080)]
-FITTED = ("([w, h]) => window.AEPage && AEPage.fit_state && AEPage.fit_state.fitted === true && "
-          "AEPage.fit_state.size && AEPage.fit_state.size[0] === w && AEPage.fit_state.size[1] === h")
-SCROLL = r"""() => {
-  const h = document.documentElement;
-  return {sw: h.scrollWidth, cw: h.clientWidth, sh: h.scrollHeight, ch: h.clientHeight, k: AEPage.fit_state.k};
-}"""
 # Every legend whose box passes its figure's edge (issue 43, 3: the lookup's output legend was
 # cut at "outp" in a 960×540 frame, its glyphs and gaps kept at full size as the type shrank).
 LEGENDS_CUT = r"""() => {
@@ -69,33 +65,121 @@ def drag_and_check(page, frame, width: int, target: tuple[float, float]) -> None
 # The draggable plates at every size; the others at the smallest, where scrolling would start
 # (the whole set at three sizes costs minutes of browser time on a busy 2-core machine).
 SIZES_FOR = {slug: SIZES if slug in ("lookup", "worked", "scaling") else SIZES[:1] for slug in registry.slugs()}
+# Issue 43, 3: a plate embedded in a slide fills its frame. The frames of a slide deck.
+SLIDE_FRAMES = [(960, 540), (1200, 610), (1280, 720)]
+SETTLED = ("([w, h]) => window.AEPage && AEPage.fit_state && AEPage.fit_state.settled === true && "
+           "AEPage.fit_state.size && AEPage.fit_state.size[0] === w && AEPage.fit_state.size[1] === h")
+# The plate's content boxes: every visible Bokeh view that is not a layout (Row, Column, GridBox,
+# Tabs) nor part of a figure, i.e. figures, widgets and text boxes (Divs, tables, formulas), each
+# its element's getBoundingClientRect() in the frame's viewport; and the text boxes whose own
+# content (a table, a paragraph) passes their right edge.
+COVERAGE = r"""() => {
+  const W = document.documentElement.clientWidth, H = document.documentElement.clientHeight;
+  const boxes = [], cut = [];
+  for (const m of Bokeh.documents[0].all_models) {
+    if (!("visible" in m) || m.visible === false || "children" in m || "tabs" in m) continue;
+    if (/Spacer|Tooltip|Legend|Axis|Grid|Title|Renderer|Annotation|Label/.test(m.type)) continue;
+    const v = Bokeh.index.find_one(m);
+    if (!v || !v.el || !v.el.isConnected) continue;
+    const r = v.el.getBoundingClientRect();
+    if (!(r.width > 0 && r.height > 0)) continue;
+    boxes.push({name: m.name || m.type, l: r.left, t: r.top, r: r.right, b: r.bottom});
+    // A text box's words and tables stay inside it (a table wider than its box would scroll in it).
+    if (v.el.shadowRoot) for (const el of v.el.shadowRoot.querySelectorAll("table, p, span, div"))
+      if (el.getBoundingClientRect().right > r.right + 1) { cut.push([m.name || m.type, Math.round(r.right), Math.round(el.getBoundingClientRect().right)]); break; }
+  }
+  const inside = (b) => b.l >= -1 && b.t >= -1 && b.r <= W + 1 && b.b <= H + 1;
+  const l = Math.min(...boxes.map(b => b.l)), t = Math.min(...boxes.map(b => b.t));
+  const r = Math.max(...boxes.map(b => b.r)), b = Math.max(...boxes.map(b => b.b));
+  const h = document.documentElement;
+  return {cover: (Math.min(r, W) - Math.max(l, 0)) * (Math.min(b, H) - Math.max(t, 0)) / (W * H),
+          outside: boxes.filter(b => !inside(b)).map(b => [b.name, Math.round(b.l), Math.round(b.t), Math.round(b.r), Math.round(b.b)]),
+          cut, n: boxes.length, fitted: AEPage.fit_state.fitted, k: AEPage.fit_state.k,
+          sw: h.scrollWidth, cw: h.clientWidth, sh: h.scrollHeight, ch: h.clientHeight};
+}"""
+
+
+def check_frame(frame, where: str, w: int, h: int) -> float:
+    """Once the plate in `frame` has fitted itself to w×h: it fitted, nothing scrolls, every
+    content box lies inside the frame and every legend inside its figure. Returns the coverage."""
+    frame.wait_for_function(SETTLED, arg=[w, h], timeout=60_000)
+    m = frame.evaluate(COVERAGE)
+    assert m["fitted"] and (m["cw"], m["ch"]) == (w, h), (where, m)
+    assert m["sw"] <= m["cw"] and m["sh"] <= m["ch"], f"{where} scrolls: {m}"
+    assert not m["outside"], f"{where}: parts outside the frame: {m['outside']}"
+    assert not m["cut"], f"{where}: text passing the edge of its box: {m['cut']}"
+    cut = frame.evaluate(LEGENDS_CUT)
+    assert not cut, f"{where}: legends cut off by their figure: {cut}"
+    return m["cover"]
 
 
 @pytest.mark.parametrize("slug", registry.slugs())
 def test_plate_fits_its_frame(new_tab, exported_site, tmp_path, slug):
-    sizes = SIZES_FOR[slug]
-    w0, h0 = SIZES[0]
+    """Each plate loaded once, its frame resized from the smallest size to the largest: it fits
+    every one, and in a slide's frame (SLIDE_FRAMES) it covers at least 85 % of it.
+
+    Coverage: the smallest rectangle that holds the union of the plate's visible content boxes
+    (the getBoundingClientRect() of every visible Bokeh view that is a figure, a widget or a text
+    box, not a layout nor a part of a figure), cut to the frame, as a share of the frame's area.
+    A plate whose shape is not the frame's used to shrink to a column in its middle (28-44 % for
+    multi-head). Fitting means: nothing scrolls, every content box lies inside the frame (1 px of
+    rounding), a text box's tables and words inside the box, a legend inside its figure."""
+    sizes = sorted(set(SIZES_FOR[slug]) | set(SLIDE_FRAMES), key=lambda s: s[0] * s[1])
+    w0, h0 = sizes[0]
     host = tmp_path / "host.html"
     host.write_text(HOST.format(src=(exported_site / f"{slug}.html").as_uri() + "?embed=1", w=w0, h=h0), encoding="utf-8")
     tab = new_tab(viewport={"width": 1960, "height": 1120})
     page = tab.page
     page.goto(host.as_uri(), wait_until="load", timeout=120_000)  # "load" waits for the frame's page too
     frame = page.main_frame.child_frames[0]
-    ks = []
+    ks, low = [], []
     for w, h in sizes:  # one load, then the frame is resized: page.js fits again
         page.evaluate("([w, h]) => { const f = document.getElementById('plate'); f.style.width = w + 'px'; "
                       "f.style.height = h + 'px'; }", [w, h])
-        frame.wait_for_function(FITTED, arg=[w, h], timeout=60_000)
-        m = frame.evaluate(SCROLL)
-        assert (m["cw"], m["ch"]) == (w, h), m
-        assert m["sw"] <= m["cw"] and m["sh"] <= m["ch"], f"{slug} scrolls in a {w}×{h} frame: {m}"
-        cut = frame.evaluate(LEGENDS_CUT)
-        assert not cut, f"{slug}: legends cut off by their figure in a {w}×{h} frame: {cut}"
-        ks.append(m["k"])
+        cover = check_frame(frame, f"{slug} in a {w}×{h} frame", w, h)
+        if (w, h) in SLIDE_FRAMES and cover < 0.85:
+            low.append((w, h, round(cover, 3)))
+        if (w, h) in SIZES:
+            ks.append(frame.evaluate("() => AEPage.fit_state.k"))
         if slug == "lookup" and (w, h) in (SIZES[0], SIZES[-1]):
             drag_and_check(page, frame, w, (-1.5, 2.0) if w == SIZES[0][0] else (2.5, -1.0))
+    assert not low, f"{slug} covers less than 85 % of these slide frames: {low}"
     # Resized, not clipped: the small frame shrinks the plate, and each larger frame gives it more room.
     assert ks[0] < 0.8 and ks == sorted(ks) and len(set(ks)) == len(ks), ks
     if len(ks) == 3:
         assert ks[-1] > 1.1, ks  # these three plates grow in a 1920×1080 frame
+    tab.assert_no_errors()
+
+
+MULTI_HOST = ("<!doctype html><html><head><meta charset='utf-8'><title>host</title></head><body style='margin:0'>{frames}"
+              "</body></html>")
+# One on top of the other, all in the viewport: Chromium pauses the animation frames of a frame
+# scrolled out of sight, and the fit waits on them.
+FRAME = ("<iframe id='p{i}' title='{slug}' src='{src}' "
+         "style='position:absolute;left:0;top:0;width:{w}px;height:{h}px;border:0'></iframe>")
+
+
+def test_every_plate_in_present_mode_covers_a_slide_frame(new_tab, exported_site, tmp_path):
+    """?embed=1&present=1 (large type) in a slide's frame: as test_plate_fits_its_frame checks the
+    slide frames. Every plate in its own frame of one host page, each loaded once; the frames are
+    resized together through the sizes, so that their fits overlap."""
+    slugs = registry.slugs()
+    w0, h0 = SLIDE_FRAMES[0]
+    frames = "".join(FRAME.format(i=i, slug=slug, src=(exported_site / f"{slug}.html").as_uri() + "?embed=1&present=1",
+                                  w=w0, h=h0) for i, slug in enumerate(slugs))
+    host = tmp_path / "host.html"
+    host.write_text(MULTI_HOST.format(frames=frames), encoding="utf-8")
+    tab = new_tab(viewport={"width": 1300, "height": 740})
+    page = tab.page
+    page.goto(host.as_uri(), wait_until="load", timeout=120_000)
+    frames_of = [page.query_selector(f"#p{i}").content_frame() for i in range(len(slugs))]
+    low = []
+    for w, h in SLIDE_FRAMES:
+        page.evaluate("([w, h]) => document.querySelectorAll('iframe').forEach(f => { f.style.width = w + 'px'; "
+                      "f.style.height = h + 'px'; })", [w, h])
+        for slug, frame in zip(slugs, frames_of):
+            cover = check_frame(frame, f"{slug} (present) in a {w}×{h} frame", w, h)
+            if cover < 0.85:
+                low.append((slug, w, h, round(cover, 3)))
+    assert not low, f"plates covering less than 85 % of their frame in present mode: {low}"
     tab.assert_no_errors()

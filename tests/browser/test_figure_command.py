@@ -76,14 +76,24 @@ def test_the_figures_alone_for_a_slide(chromium_path, tmp_path):
         assert f"{total:.3f}" in labels, (f"{total:.3f}", labels)
 
 
-def test_bad_requests_get_a_message_and_no_file(tmp_path):
+def refused(capsys, *args: str) -> str:
+    """The figure command run in this process (the command line's own main, as `python -m app`
+    calls it): it must refuse with exit code 2; what it wrote to stderr."""
+    from app import cli
+
+    capsys.readouterr()
+    assert cli.main(["figure", *args]) == 2
+    return capsys.readouterr().err
+
+
+def test_bad_requests_get_a_message_and_no_file(tmp_path, capsys):
     out = tmp_path / "x.gif"
+    # Once through a real process: the exit code and stderr a shell sees.
     res = subprocess.run([sys.executable, "-m", "app", "figure", "lookup", "--out", str(out)], cwd=REPO,
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and ".png or .svg" in res.stderr and not out.exists()
-    res = subprocess.run([sys.executable, "-m", "app", "figure", "lookup", "angle", "--out", str(tmp_path / "y.png")],
-                         cwd=REPO, capture_output=True, text=True, timeout=120)
-    assert res.returncode == 2 and "NAME=VALUE" in res.stderr
+    assert "NAME=VALUE" in refused(capsys, "lookup", "angle", "--out", str(tmp_path / "y.png"))
+    assert not (tmp_path / "y.png").exists()
 
 
 @pytest.mark.parametrize("setting, named", [
@@ -92,9 +102,8 @@ def test_bad_requests_get_a_message_and_no_file(tmp_path):
     ("length=999", "'length'"),                     # out of range: a link would clamp it
     ("theme=blue", "'theme=blue': expected light or dark"),
 ])
-def test_a_setting_a_link_would_ignore_or_clamp_fails_with_its_name(tmp_path, setting, named):
+def test_a_setting_a_link_would_ignore_or_clamp_fails_with_its_name(tmp_path, capsys, setting, named):
     out = tmp_path / "z.png"
-    res = subprocess.run([sys.executable, "-m", "app", "figure", "lookup", setting, "--out", str(out)], cwd=REPO,
-                         capture_output=True, text=True, timeout=120)
-    assert res.returncode == 2 and named in res.stderr and not out.exists(), res.stderr
-    assert "This plate's settings: angle" in res.stderr, res.stderr  # what it accepts
+    err = refused(capsys, "lookup", setting, "--out", str(out))
+    assert named in err and not out.exists(), err
+    assert "This plate's settings: angle" in err, err  # what it accepts

@@ -199,7 +199,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
           if (d !== c) changes[name] = rewrap(v, d);
         }
       }
-      if (present && /font_size$/.test(name) && !keep.has(m.id)) {
+      if (present && /font_size$/.test(name)) {
         var s = plain(v);
         var b = s != null ? font_to_present(s, T, /^(major_label|axis_label)_/.test(name)) : null;
         if (b != null && b !== s) changes[name] = rewrap(v, b);
@@ -245,28 +245,42 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     var m = /^([\d.]+)(px|pt)$/.exec(String(plain(v) || "").trim());
     return m ? parseFloat(m[1]) * (m[2] === "pt" ? 4 / 3 : 1) : null;
   }
-  function fit_text(m, prop, text, avail, font, style, light, extra) {
-    var px = px_of(m[prop]), lo = px_of(light);
-    if (px == null || !text || !(avail > 0)) return;
+  // Never below the presentation minimum either: returns the pixels the text still lacks at the
+  // size it is given (its figure then grows by them).
+  function fit_text(m, prop, text, avail, font, style, light, extra, min_px) {
+    var px = px_of(m[prop]), lo = Math.max(px_of(light) || 0, min_px || 0);
+    if (px == null || !text || !(avail > 0)) return 0;
     var need = text_px_width(text, px, font, style) + (extra || 0);
-    if (need <= avail) return;
-    var fitted = Math.max(lo || 0, Math.floor(px * avail / need));
+    if (need <= avail) return 0;
+    var fitted = Math.min(px, Math.max(lo, Math.floor(px * avail / need)));
     if (fitted < px) m.setv({ [prop]: rewrap(m[prop], fitted + "px") }, { sync: false });
+    return Math.max(0, Math.ceil(text_px_width(text, fitted, font, style) + (extra || 0) - avail));
   }
-  function fit_figure_text(doc, light) {
+  // A figure `by` pixels wider (dw) or taller (dh) in its frame, or in its whole box.
+  function grow_by(plot, dw, dh) {
+    var ch = {};
+    if (dw > 0) { if (typeof plot.frame_width === "number") ch.frame_width = plot.frame_width + dw; else if (typeof plot.width === "number") ch.width = plot.width + dw; }
+    if (dh > 0) { if (typeof plot.frame_height === "number") ch.frame_height = plot.frame_height + dh; else if (typeof plot.height === "number") ch.height = plot.height + dh; }
+    if (Object.keys(ch).length) { plot.__ae_growing = true; plot.setv(ch, { sync: false }); plot.__ae_growing = false; }
+  }
+  function fit_figure_text(doc, light, min_px, embed) {
     if (typeof Bokeh === "undefined" || !Bokeh.index) return;
+    // Embedded, the page is fitted to its frame as a whole (fit_to_frame) and its type shrinks with it.
+    if (embed) min_px = 0;
     Array.from(doc.all_models || []).forEach(function (plot) {
       if (!plot.renderers || !("border_fill_color" in plot)) return;
       var v = Bokeh.index.find_one(plot);
       if (!v || !v.frame || !v.bbox) return;
-      var width = v.bbox.width, fw = v.frame.bbox.width, fh = v.frame.bbox.height;
+      var fw = v.frame.bbox.width, fh = v.frame.bbox.height, dw = 0, dh = 0;
+      if (!(fw > 0)) return;  // not shown
       var t = plot.title;
-      if (t && typeof t === "object" && t.text) fit_text(t, "text_font_size", t.text, fw - 4, plain(t.text_font), plain(t.text_font_style), light[t.id + ":text_font_size"]);
+      if (t && typeof t === "object" && t.text) dw = Math.max(dw, fit_text(t, "text_font_size", t.text, fw - 4, plain(t.text_font), plain(t.text_font_style), light[t.id + ":text_font_size"], 0, min_px));
       ["below", "above", "left", "right"].forEach(function (side) {
         (plot[side] || []).forEach(function (a) {
           if (!("axis_label_text_font_size" in a) || !a.axis_label) return;
-          var avail = side === "below" || side === "above" ? fw : fh;
-          fit_text(a, "axis_label_text_font_size", a.axis_label, avail, plain(a.axis_label_text_font), plain(a.axis_label_text_font_style), light[a.id + ":axis_label_text_font_size"]);
+          var across = side === "below" || side === "above", avail = across ? fw : fh;
+          var lack = fit_text(a, "axis_label_text_font_size", a.axis_label, avail, plain(a.axis_label_text_font), plain(a.axis_label_text_font_style), light[a.id + ":axis_label_text_font_size"], 0, min_px);
+          if (across) dw = Math.max(dw, lack); else dh = Math.max(dh, lack);
         });
       });
       // Legends in the frame or under it are laid out along the frame's width.
@@ -277,8 +291,59 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         var per = (lg.glyph_width || 20) + (lg.label_standoff || 5);
         var text = horizontal ? labels.join("") : labels.reduce(function (a, b) { return b.length > a.length ? b : a; }, "");
         var extra = (horizontal ? labels.length * per + (labels.length - 1) * (lg.spacing || 3) : per) + 2 * (lg.padding || 10) + 2 * (lg.margin || 10);
-        fit_text(lg, "label_text_font_size", text, fw, plain(lg.label_text_font), plain(lg.label_text_font_style), light[lg.id + ":label_text_font_size"], extra);
+        dw = Math.max(dw, fit_text(lg, "label_text_font_size", text, fw, plain(lg.label_text_font), plain(lg.label_text_font_style), light[lg.id + ":label_text_font_size"], extra, min_px));
       });
+      if (min_px) grow_by(plot, dw, dh);
+    });
+  }
+
+  // Figures that write text among their data (a heat map's cell numbers, a bar's label): in
+  // presentation mode the text reaches the minimum size, and the figure grows with it (so the
+  // numbers still fit in their cells and the labels beside their bars), no wider than the page.
+  // A plate that resizes a figure later (multi-head's h) gets it grown again.
+  var PRESENT_MAX_FIGURE_PX = 1200;
+  function grow_text_figures(doc, light) {
+    Array.from(doc.all_models || []).forEach(function (plot) {
+      if (!plot.renderers || !("border_fill_color" in plot)) return;
+      var g = 1;
+      plot.renderers.map(function (r) { return r.glyph; }).concat(plot.center || []).forEach(function (gl) {
+        var was = gl && px_of(light[gl.id + ":text_font_size"]), now = gl && px_of(gl.text_font_size);
+        if (was && now) g = Math.max(g, now / was);
+      });
+      if (!(g > 1.01)) return;
+      var base = null, timer = null;
+      var grow = function () {
+        var ch = {}, wide = "frame_width" in base ? base.frame_width + 80 : base.width;
+        var f = wide > 0 ? Math.min(g, Math.max(1, PRESENT_MAX_FIGURE_PX / wide)) : g;
+        Object.keys(base).forEach(function (k) { ch[k] = Math.round(base[k] * f); });
+        base = null;
+        plot.__ae_growing = true; plot.setv(ch, { sync: false }); plot.__ae_growing = false;
+      };
+      // The sizes the plate gave, read once for all the properties it set together.
+      var read = function () {
+        base = {};
+        ["frame_width", "frame_height", "width", "height"].forEach(function (k) { if (typeof plot[k] === "number") base[k] = plot[k]; });
+      };
+      read();
+      grow();
+      var again = function () {
+        if (plot.__ae_growing || base) return;
+        read();
+        clearTimeout(timer);
+        timer = setTimeout(grow, 0);
+      };
+      ["frame_width", "frame_height"].forEach(function (k) { if (plot.properties[k]) plot.properties[k].change.connect(again); });
+    });
+  }
+
+  // In presentation mode a row's tagged child ("ae-present-first", the worked plate's steps and
+  // table) comes first, so that what the plate is about is on the first screen of a projector.
+  function present_first(doc) {
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (!Array.isArray(m.children) || !/Row$/.test(m.type || "")) return;
+      var first = m.children.filter(function (c) { return c && Array.isArray(c.tags) && c.tags.indexOf("ae-present-first") >= 0; });
+      if (!first.length || m.children[0] === first[0]) return;
+      m.setv({ children: first.concat(m.children.filter(function (c) { return first.indexOf(c) < 0; })) }, { sync: false });
     });
   }
 
@@ -299,6 +364,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         restyle_model(m, dark, present, T, keep);
         if (restyle_sheets(m, dark, present, T)) restyled.push(m);
       });
+      // Embedded, the page is fitted to its frame as a whole: growing figures would only shrink it.
+      if (present && p.get("embed") !== "1") { grow_text_figures(doc, light); present_first(doc); }
     });
     if (typeof Bokeh === "undefined" || !Bokeh.index) return;
     restyled.forEach(function (m) {
@@ -307,7 +374,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     });
     // The figures' boxes are known once Bokeh has laid the page out again.
     if (present && typeof requestAnimationFrame === "function") frames(2, function () {
-      fit_figure_text(doc, light);
+      fit_figure_text(doc, light, T.present_min_px, p.get("embed") === "1");
       api.present_fitted = true;  // tests wait for it
     });
   }

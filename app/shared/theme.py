@@ -77,8 +77,8 @@ FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 # the root font size.
 PRESENT_SCALE = 1.5
 PRESENT_MIN_PX = 18
-PRESENT_SOFT_SCALE = 1.2  # titles, legends and labels inside a figure, which keeps its size
-PRESENT_SOFT_MIN_PX = 15
+PRESENT_SOFT_SCALE = 1.2  # titles, legends and labels inside a figure (which grows to hold them)
+PRESENT_SOFT_MIN_PX = PRESENT_MIN_PX  # no text under 18 px in presentation mode, in a figure either (issue 43, 2)
 PRESENT_ROOT_PX = 24
 
 
@@ -148,6 +148,8 @@ PRESENT_MODEL_CSS = """
 /* --ae-fit: the factor an embedded page is fitted by (page.js), 1 elsewhere */
 .noUi-handle { width: calc(28px * var(--ae-fit, 1)) !important; height: calc(28px * var(--ae-fit, 1)) !important; }
 input, select, textarea, button, label, .bk-input { font-size: %(min)dpx !important; }
+/* sub- and superscripts, and a formula's scripts, keep the minimum too */
+sub, sup, small, math, math * { font-size: max(calc(%(min)dpx * var(--ae-fit, 1)), 1em) !important; }
 """ % {"min": PRESENT_MIN_PX}
 
 # Added to every Row in presentation mode: the larger widgets and type no longer fit a

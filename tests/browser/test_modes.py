@@ -77,6 +77,58 @@ PROBE = r"""() => {
 PROBE = PROBE.replace("PRESENT_MIN_PX", str(PRESENT_MIN_PX))
 
 
+# Issue 43, 2: in presentation mode no text is under PRESENT_MIN_PX, outside a figure or in it.
+# Read from the page: every shown element with text of its own (in the Bokeh views' shadow roots
+# too: legends, tables, formulas and their scripts), its computed font size. Read from the
+# figures' Bokeh models (what the canvas draws): each shown figure's title, axis ticks and names,
+# legend labels and title, Label and LabelSet annotations and the text glyphs of its renderers
+# (heat-map cell numbers, bar labels), in px, once page.js has fitted them (present_fitted).
+SMALL_TEXT = r"""(min) => {
+  const px = (s) => { const v = (s && typeof s === "object" && "value" in s) ? s.value : s;
+                      const m = /^([\d.]+)(px|pt)$/.exec(String(v)); return m ? +m[1] * (m[2] === "pt" ? 4 / 3 : 1) : null; };
+  const page = [], models = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.shadowRoot) walk(el.shadowRoot);
+      if (!Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+      const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+      if (r.width <= 0 || r.height <= 0 || cs.visibility === "hidden") continue;
+      if (parseFloat(cs.fontSize) < min - 0.05) page.push([el.tagName.toLowerCase(), el.textContent.trim().slice(0, 24), parseFloat(cs.fontSize)]);
+    }
+  };
+  walk(document);
+  const check = (fig, what, v) => { const x = px(v); if (x != null && x < min - 0.05) models.push([fig, what, x]); };
+  for (const f of Bokeh.documents[0].all_models) {
+    if (f.type !== "Figure" || f.visible === false) continue;
+    const v = Bokeh.index.find_one(f);
+    if (!v || !v.el || !(v.el.getBoundingClientRect().width > 0)) continue;
+    if (f.title && f.title.text) check(f.name, "title", f.title.text_font_size);
+    for (const a of [].concat(f.below, f.above, f.left, f.right)) {
+      if (!a || a.visible === false || !("major_label_text_font_size" in a)) continue;
+      check(f.name, a.type + " ticks", a.major_label_text_font_size);
+      if (a.axis_label) check(f.name, a.type + " name", a.axis_label_text_font_size);
+    }
+    for (const c of [].concat(f.center, f.below, f.above, f.left, f.right)) {
+      if (!c || c.visible === false) continue;
+      if (c.type === "Legend" && c.items.length) {
+        check(f.name, "legend", c.label_text_font_size);
+        if (c.title) check(f.name, "legend title", c.title_text_font_size);
+      }
+      if (/^(Label|LabelSet)$/.test(c.type)) check(f.name, c.type, c.text_font_size);
+    }
+    for (const r of f.renderers) if (r.visible !== false && r.glyph && "text_font_size" in r.glyph) check(f.name, r.glyph.type, r.glyph.text_font_size);
+  }
+  return {page, models};
+}"""
+# The worked plate's first screen in presentation mode: its Step button and its table.
+FIRST_SCREEN = r"""() => {
+  const d = Bokeh.documents[0], box = (n) => Bokeh.index.find_one(d.get_model_by_name(n)).el.getBoundingClientRect();
+  const t = Bokeh.index.find_one(d.get_model_by_name("worked_table_view"));
+  const table = (t.shadow_el || t.el).querySelector("table").getBoundingClientRect();
+  return {step: box("step_next").bottom, table: table.bottom, h: window.innerHeight};
+}"""
+
+
 def rgb(hex_colour: str) -> list[int]:
     return [int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]
 
@@ -142,13 +194,22 @@ def open_page(page, url: str) -> dict:
 
 
 def test_every_exported_plate_in_dark_presentation_mode(new_tab, exported_site):
+    """Every plate at 1280×720 with ?theme=dark&present=1: colours, type sizes (no text under
+    PRESENT_MIN_PX, read from the page and from the figures' models: SMALL_TEXT), no sideways
+    scrolling, and the worked plate's Step button and table on the first screen."""
     tab = new_tab(viewport={"width": 1280, "height": 720})
     for slug in registry.slugs():
         st = open_page(tab.page, (exported_site / f"{slug}.html").as_uri() + "?theme=dark&present=1")
         assert_dark_and_present(st, slug)
+        small = tab.page.evaluate(SMALL_TEXT, PRESENT_MIN_PX)
+        assert not small["page"], f"{slug}: text under {PRESENT_MIN_PX} px on the page in presentation mode: {small['page'][:8]}"
+        assert not small["models"], f"{slug}: text under {PRESENT_MIN_PX} px in its figures in presentation mode: {small['models'][:8]}"
         if slug == "worked":  # at stage 0 its Back button is disabled: the check above saw it
             assert any("Back" in b["text"] for b in st["disabled"]), st["disabled"]
             assert any("Step" in b["text"] for b in st["primary"]), st["primary"]
+            # What the plate is about is on a 1280×720 projector's first screen: Step and the table.
+            first = tab.page.evaluate(FIRST_SCREEN)
+            assert first["step"] <= first["h"] and first["table"] <= first["h"], first
         # On the 1280×720 projector the page is no wider than the screen (rows wrap instead).
         assert st["sw"] <= st["cw"] == 1280, f"{slug} scrolls sideways in presentation mode: {st['sw']} > {st['cw']}"
     # Without the settings nothing changes: the light page as before.

@@ -229,6 +229,7 @@ class WorkedPlate(PlateViewer):
             bk_row(self.back_w, self.stage_w, self.next_w), self.note_div,
             bk_row(bk_column(self.output_div, self.table_div), guesses),
             bk_row(bk_column(kp, self.panel_note), vp, bk_column(sp, self.sweep_note)),
+            tags=["ae-present-first"],  # before the inputs in presentation mode (page.js present_first)
         )
         self._layout = pn.Column(pn.Row(pn.pane.Bokeh(controls), pn.pane.Bokeh(main)),
                                  pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)))

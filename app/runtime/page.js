@@ -375,7 +375,28 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     // The figures' boxes are known once Bokeh has laid the page out again.
     if (present && typeof requestAnimationFrame === "function") frames(2, function () {
       fit_figure_text(doc, light, T.present_min_px, p.get("embed") === "1");
+      if (p.get("embed") !== "1") widen_text_boxes(doc);
       api.present_fitted = true;  // tests wait for it
+    });
+  }
+
+  // A text box of fixed width whose words or table outgrew it in the large type (a table would
+  // scroll inside its box, its last columns out of sight) is widened to hold them, no wider than
+  // the page.
+  function widen_text_boxes(doc) {
+    if (typeof Bokeh === "undefined" || !Bokeh.index) return;
+    var room = document.documentElement.clientWidth - 24;
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (!("text" in m) || typeof m.width !== "number" || m.visible === false) return;
+      var v = Bokeh.index.find_one(m), root = v && v.el && v.el.shadowRoot;
+      if (!root) return;
+      var box = v.el.getBoundingClientRect(), right = box.right;
+      if (!(box.width > 0)) return;
+      root.querySelectorAll("*").forEach(function (el) {
+        var r = el.getBoundingClientRect();
+        if (r.width > 0) right = Math.max(right, el.tagName === "TABLE" ? r.left + el.scrollWidth : r.right);
+      });
+      if (right > box.right + 1) m.setv({ width: Math.min(Math.max(room, m.width), Math.ceil(m.width + right - box.right + 2)) }, { sync: false });
     });
   }
 

@@ -120,6 +120,25 @@ SMALL_TEXT = r"""(min) => {
   }
   return {page, models};
 }"""
+# Text boxes whose words or table pass their right edge in the large type (a table would scroll in
+# its box, its last columns out of sight): [name, box's right, content's right].
+CUT_TEXT = r"""() => {
+  const out = [];
+  for (const m of Bokeh.documents[0].all_models) {
+    if (!("text" in m) || m.visible === false) continue;
+    const v = Bokeh.index.find_one(m), root = v && v.el && v.el.shadowRoot;
+    if (!root) continue;
+    const box = v.el.getBoundingClientRect();
+    if (!(box.width > 0)) continue;
+    let right = box.right;
+    for (const el of root.querySelectorAll("*")) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0) right = Math.max(right, el.tagName === "TABLE" ? r.left + el.scrollWidth : r.right);
+    }
+    if (right > box.right + 1) out.push([m.name || m.type, Math.round(box.right), Math.round(right)]);
+  }
+  return out;
+}"""
 # The worked plate's first screen in presentation mode: its Step button and its table.
 FIRST_SCREEN = r"""() => {
   const d = Bokeh.documents[0], box = (n) => Bokeh.index.find_one(d.get_model_by_name(n)).el.getBoundingClientRect();
@@ -204,6 +223,8 @@ def test_every_exported_plate_in_dark_presentation_mode(new_tab, exported_site):
         small = tab.page.evaluate(SMALL_TEXT, PRESENT_MIN_PX)
         assert not small["page"], f"{slug}: text under {PRESENT_MIN_PX} px on the page in presentation mode: {small['page'][:8]}"
         assert not small["models"], f"{slug}: text under {PRESENT_MIN_PX} px in its figures in presentation mode: {small['models'][:8]}"
+        cut = tab.page.evaluate(CUT_TEXT)
+        assert not cut, f"{slug}: text passing the edge of its box in presentation mode: {cut}"
         if slug == "worked":  # at stage 0 its Back button is disabled: the check above saw it
             assert any("Back" in b["text"] for b in st["disabled"]), st["disabled"]
             assert any("Step" in b["text"] for b in st["primary"]), st["primary"]

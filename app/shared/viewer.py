@@ -127,7 +127,9 @@ class PlateViewer(pn.viewable.Viewer):
     glue = ""  # the plate's browser half (app/plates/<package>/<slug>.js)
     live = ""  # the object it defines (LookupLive)
     FOLD_WAIT_MS = 150
-    FOLLOW_WAIT_MS = 2000  # see followed()
+    # See followed(). The wait ends early at the commit it waits for; it only bounds how long a
+    # stalled page (a slow laptop, a busy machine: 2 s has been seen to pass) can keep Python's answer.
+    FOLLOW_WAIT_MS = 5000
 
     state = param.ClassSelector(class_=PlateState, doc="The plate's state; every URL field lives here.")
 

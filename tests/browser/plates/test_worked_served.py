@@ -387,6 +387,20 @@ COUNT_COMMITS = r"""() => {
   s.connect(s.properties.tags.change, () => { if (!s.tags.includes('busy')) window.__ae_commits += 1; });
 }"""
 
+def stretched_query(before: dict, length: float) -> np.ndarray:
+    """The query `before` held, stretched to `length` (its direction kept)."""
+    q_dir = np.asarray(before["query"]["vec"][0], dtype=float)  # (d_k,)
+    return q_dir / np.linalg.norm(q_dir) * length  # (d_k,)
+
+
+def assert_query_is(tab, st: dict, q_end: np.ndarray) -> None:
+    """The page ends at `q_end`: its query, the text that writes it, and attention_core's numbers."""
+    assert np.allclose(st["query"]["vec"][0], q_end, atol=1e-9), (st["query"]["vec"][0], q_end)
+    assert st["query_text"] == vector_text(np.asarray(st["query"]["vec"][0]))
+    assert_matches_core(st)
+    tab.assert_no_errors()
+
+
 BURST_STATE = r"""() => {
   const m = (n) => Bokeh.documents[0].get_model_by_name(n);
   return {length: m('length').value, query: Array.from(m('query').data.vec[0]), text: m('query_text').value_input,
@@ -410,8 +424,7 @@ def test_a_burst_of_length_steps_is_folded_in_once(tab, served_url):
     wait_synced(page, sent_before=t0["sent"])  # five steps' changes, in as many messages as frames passed
     length = start + 5 * step
     # Python's answer lands after the pause: the query text it writes reads the final length.
-    q_dir = np.asarray(before["query"]["vec"][0], dtype=float)
-    q_end = q_dir / np.linalg.norm(q_dir) * length
+    q_end = stretched_query(before, length)
     try:
         page.wait_for_function("([n, q]) => window.__ae_ws.patches_in > n && Bokeh.documents[0].get_model_by_name('query')"
                                ".data.vec[0].every((x, i) => Math.abs(x - q[i]) < 1e-9)", arg=[t0["patches_in"], q_end.tolist()])
@@ -428,10 +441,7 @@ def test_a_burst_of_length_steps_is_folded_in_once(tab, served_url):
                                  t0["changes"])
     commits = page.evaluate("() => window.__ae_commits")
     assert 1 <= table_writes <= commits, (table_writes, commits)
-    assert np.allclose(st["query"]["vec"][0], q_end, atol=1e-9), (st["query"]["vec"][0], q_end)
-    assert st["query_text"] == vector_text(np.asarray(st["query"]["vec"][0]))
-    assert_matches_core(st)
-    tab.assert_no_errors()
+    assert_query_is(tab, st, q_end)
 
 
 @pytest.mark.on_only
@@ -449,17 +459,13 @@ def test_a_burst_whose_busy_mark_reaches_python_late_is_folded_in_once(tab, serv
     page.evaluate(STALL_AFTER, [[f'"id":"{slider}"', '"attr":"value"'], 400])
     for _ in range(5):
         page.keyboard.press("ArrowRight")
-    q_dir = np.asarray(before["query"]["vec"][0], dtype=float)
-    q_end = q_dir / np.linalg.norm(q_dir) * (start + 5 * step)
+    q_end = stretched_query(before, start + 5 * step)
     page.wait_for_function("() => window.__ae_stalled > 0")
     wait_synced(page)
     st = read(page)
     assert float(page.evaluate("() => Bokeh.documents[0].get_model_by_name('length').value")) == pytest.approx(start + 5 * step), \
         page.evaluate(BURST_STATE)
-    assert np.allclose(st["query"]["vec"][0], q_end, atol=1e-9), (st["query"]["vec"][0], q_end)
-    assert st["query_text"] == vector_text(np.asarray(st["query"]["vec"][0]))
-    assert_matches_core(st)
-    tab.assert_no_errors()
+    assert_query_is(tab, st, q_end)
 
 
 @pytest.mark.on_only
@@ -483,8 +489,7 @@ def test_an_answer_to_part_of_a_burst_landing_after_the_rest_is_not_taken_for_ty
     for _ in range(2):
         page.keyboard.press("ArrowRight")
     assert page.evaluate(RELEASE_ANSWERS) > 0
-    q_dir = np.asarray(before["query"]["vec"][0], dtype=float)
-    q_end = q_dir / np.linalg.norm(q_dir) * (start + 5 * step)
+    q_end = stretched_query(before, start + 5 * step)
     wait_synced(page)
     page.wait_for_function("(q) => Bokeh.documents[0].get_model_by_name('sync').tags.length === 0 && "
                            "Bokeh.documents[0].get_model_by_name('query').data.vec[0].every((x, i) => Math.abs(x - q[i]) < 1e-9)",

@@ -410,6 +410,17 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
                     // a legend's boxes, or its items outgrow a scaled-down figure and are cut off
                     "glyph_width", "glyph_height", "label_standoff", "label_width", "label_height", "spacing", "padding"];
 
+  // The gaps an axis or a title keeps from its frame (tick lengths, standoffs), and a Label's
+  // place when it is given in screen pixels: kept at full size while the frame and the type
+  // shrank, they took the frame's height from the text drawn in it (issue 43, 3: the lookup's
+  // output strip) or left the label outside its frame (the scaling plate's std label).
+  var GAP_PROPS = ["major_tick_in", "major_tick_out", "minor_tick_in", "minor_tick_out", "major_label_standoff",
+                   "axis_label_standoff", "standoff", "offset"];
+  function gap_prop(m, name) {
+    if (GAP_PROPS.indexOf(name) >= 0) return /Axis$|^Title$/.test(m.type || "");
+    return m.type === "Label" && ((name === "x" && m.x_units === "screen") || (name === "y" && m.y_units === "screen"));
+  }
+
   function scaled_font(v, k) {
     var s = plain(v);
     var m = s != null && /^([\d.]+)(px|pt)$/.exec(String(s).trim());
@@ -434,6 +445,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         var v;
         try { v = m[name]; } catch (e) { return; }
         if (SIZE_PROPS.indexOf(name) >= 0 && typeof v === "number") orig[name] = v;
+        else if (typeof v === "number" && gap_prop(m, name)) orig[name] = v;
         else if (name === "margin" && v != null && (typeof v === "number" || Array.isArray(v))) orig[name] = v;
         else if (/font_size$/.test(name) && scaled_font(v, 1) != null) orig[name] = v;
         else if (/^(size|line_width|x_offset|y_offset)$/.test(name) && num(v) != null) orig[name] = v;
@@ -462,8 +474,10 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     return a === b;
   }
 
-  // Sizes across take kx, sizes down ky; glyphs, margins and legends k = min(kx, ky), and type
-  // k * kt (kt < 1 when a text box's words would pass its edge at k).
+  // Sizes across take kx, sizes down ky; glyphs, margins, legends, an axis's or title's gaps and
+  // a Label's place in screen pixels k = min(kx, ky), and type k * kt (kt < 1 when a text box's
+  // words would pass its edge at k). As k <= ky, a figure's frame then shrinks no more than its
+  // text, so text that fitted in the frame at full size still fits, up to rounding.
   var ACROSS = ["width", "frame_width", "min_width", "max_width", "min_border_left", "min_border_right"];
   var DOWN = ["height", "frame_height", "min_height", "max_height", "min_border_top", "min_border_bottom"];
   function scale_layout(items, kx, ky, kt, base_font_px) {
@@ -483,6 +497,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
           restyled.push(it.model);
         } else if (/font_size$/.test(name)) ch[name] = scaled_font(v, kf);
         else if (/^(size|line_width|x_offset|y_offset)$/.test(name)) ch[name] = rewrap(v, num(v) * k);
+        else if (gap_prop(it.model, name)) ch[name] = name === "x" || name === "y" ? v * k : Math.round(v * k);
         else {
           var f = legend ? k : ACROSS.indexOf(name) >= 0 ? kx : DOWN.indexOf(name) >= 0 ? ky : k;
           ch[name] = Math.max(1, Math.round(v * f));

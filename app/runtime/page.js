@@ -372,11 +372,98 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       var v = Bokeh.index.find_one(m);
       if (v && typeof v._update_stylesheets === "function") v._update_stylesheets();
     });
-    // The figures' boxes are known once Bokeh has laid the page out again.
+    // The figures' boxes are known once Bokeh has laid the page out again, the text in their
+    // frames once the fitted titles and legends are laid out too. An embedded page's fit makes
+    // the room for that text itself, at the factors it ends with (fit_to_frame).
     if (present && typeof requestAnimationFrame === "function") frames(2, function () {
-      fit_figure_text(doc, light, T.present_min_px, p.get("embed") === "1");
-      if (p.get("embed") !== "1") widen_text_boxes(doc);
-      api.present_fitted = true;  // tests wait for it
+      var embed = p.get("embed") === "1", fitted = embed && p.get("fit") !== "0";
+      fit_figure_text(doc, light, T.present_min_px, embed);
+      if (!embed) widen_text_boxes(doc);
+      frames(fitted ? 0 : 2, function () {
+        if (!fitted) room_for_text(doc);
+        api.present_fitted = true;  // tests wait for it
+      });
+    });
+  }
+
+  // Text that a figure draws in its frame (a LabelSet's or a Label's words, a legend) is clipped
+  // at the frame's edge. Present mode's larger type can pass the top of a short figure (the
+  // scaling plate's "Jacobian max" over its bars), and a legend at the bottom of the frame come
+  // up over the markers (the lookup's output strip): the figure is made as much larger as its
+  // text lacks. As the frame grows by d, a label at a data point moves by its share f of the
+  // frame (f·d), one placed in screen units (from the frame's bottom) by all of d, a legend at the
+  // bottom by d and one at the top not at all. [dw, dh], at most the frame's size again each;
+  // null when nothing lacks.
+  var text_box = null;
+  function text_lack(plot) {
+    var v = (typeof Bokeh !== "undefined" && Bokeh.index) ? Bokeh.index.find_one(plot) : null;
+    var fr = v && v.frame && v.frame.bbox;
+    if (!fr || !(fr.height > 0) || !(fr.width > 0) || plot.visible === false) return null;
+    if (text_box === null) {
+      try { text_box = Bokeh.require("core/graphics").TextBox; } catch (e) { text_box = false; }
+    }
+    var dw = 0, dh = 0;
+    // A box that moves by fx·d across and fy·d down as the frame grows by d.
+    function room(b, fx, fy) {
+      if (b.top < fr.top - 0.5 && fy > 0.05) dh = Math.max(dh, (fr.top - b.top) / fy);
+      if (b.bottom > fr.bottom + 0.5 && fy < 0.95) dh = Math.max(dh, (b.bottom - fr.bottom) / (1 - fy));
+      if (b.left < fr.left - 0.5 && fx > 0.05) dw = Math.max(dw, (fr.left - b.left) / fx);
+      if (b.right > fr.right + 0.5 && fx < 0.95) dw = Math.max(dw, (b.right - fr.right) / (1 - fx));
+    }
+    var fx = function (sx) { return Math.min(1, Math.max(0, (sx - fr.left) / fr.width)); };
+    var fy = function (sy) { return Math.min(1, Math.max(0, (sy - fr.top) / fr.height)); };
+    var markers = [];
+    plot.renderers.forEach(function (r) {
+      var gv = r.visible !== false && r.glyph && r.glyph.type === "Scatter" ? (Bokeh.index.find_one(r) || {}).glyph : null;
+      if (!gv || !gv.sx) return;
+      for (var i = 0; i < gv.sx.length; i++) {
+        var x = gv.sx[i], y = gv.sy[i], h = gv.size.get(i) / 2;
+        if (x >= fr.left && x <= fr.right && y >= fr.top && y <= fr.bottom) markers.push({ left: x - h, right: x + h, top: y - h, bottom: y + h, f: fy(y) });
+      }
+    });
+    (plot.center || []).forEach(function (a) {
+      var av = a && a.visible !== false ? Bokeh.index.find_one(a) : null;
+      if (!av) return;
+      if (a.type === "LabelSet" && av.sx && text_box && a.x_units === "data" && a.y_units === "data") {
+        for (var i = 0; i < av.sx.length; i++) {
+          var t = av.text.get(i);
+          if (t == null || t === "" || !isFinite(av.sx[i] + av.sy[i])) continue;
+          var g = new text_box({ text: String(t) });  // as LabelSetView paints it
+          g.angle = av.angle.get(i);
+          g.position = { sx: av.sx[i] + av.x_offset.get(i), sy: av.sy[i] - av.y_offset.get(i) };
+          g.visuals = av.visuals.text.values(i);
+          room(g.bbox(), fx(av.sx[i]), fy(av.sy[i]));
+        }
+      } else if (a.type === "Label" && av._rect && av.displayed && a.x_units !== "canvas" && a.y_units !== "canvas") {
+        var q = av._rect, left = q.sx - q.anchor.x * q.width, top = q.sy - q.anchor.y * q.height;
+        room({ left: left, top: top, right: left + q.width, bottom: top + q.height },
+             a.x_units === "screen" ? 0 : fx(q.sx - (a.x_offset || 0)), a.y_units === "screen" ? 1 : fy(q.sy + (a.y_offset || 0)));
+      } else if (a.type === "Legend" && av.bbox && a.items.length && typeof a.location === "string") {
+        var lb = av.bbox, at_bottom = /^bottom/.test(a.location);
+        if (!at_bottom && !/^top/.test(a.location)) return;
+        markers.forEach(function (m) {
+          if (!(m.left < lb.right && lb.left < m.right && m.top < lb.bottom && lb.top < m.bottom)) return;
+          if (at_bottom && m.f < 0.95) dh = Math.max(dh, (m.bottom - lb.top) / (1 - m.f));
+          if (!at_bottom && m.f > 0.05) dh = Math.max(dh, (lb.bottom - m.top) / m.f);
+        });
+      }
+    });
+    // A title above or below the frame, cut at the figure's edge (its type's width does not shrink
+    // quite in proportion): the figure widens by what lacks, on both sides for a centred one.
+    var t = plot.title, tv = t && typeof t === "object" && t.visible !== false ? Bokeh.index.find_one(t) : null;
+    if (tv && tv._rect && tv.displayed && /^(above|below)$/.test(plot.title_location)) {
+      var r = tv._rect, tl = r.sx - r.anchor.x * r.width, over_l = -tl, over_r = tl + r.width - v.bbox.width;
+      var lack = t.align === "center" ? 2 * Math.max(over_l, over_r) : t.align === "right" ? over_l : over_r;
+      if (lack > 0.5) dw = Math.max(dw, lack);
+    }
+    return dw > 0 || dh > 0 ? [Math.min(dw, fr.width), Math.min(dh, fr.height)] : null;
+  }
+  function room_for_text(doc) {
+    if (typeof Bokeh === "undefined" || !Bokeh.index) return;
+    Array.from(doc.all_models || []).forEach(function (plot) {
+      if (!plot.renderers || !("border_fill_color" in plot)) return;
+      var lack = text_lack(plot);
+      if (lack) grow_by(plot, lack[0] > 0 ? Math.ceil(lack[0]) + 1 : 0, lack[1] > 0 ? Math.ceil(lack[1]) + 1 : 0);
     });
   }
 
@@ -477,7 +564,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // Sizes across take kx, sizes down ky; glyphs, margins, legends, an axis's or title's gaps and
   // a Label's place in screen pixels k = min(kx, ky), and type k * kt (kt < 1 when a text box's
   // words would pass its edge at k). As k <= ky, a figure's frame then shrinks no more than its
-  // text, so text that fitted in the frame at full size still fits, up to rounding.
+  // text, so text that fitted in the frame at full size still fits, up to rounding (that, and
+  // text that did not fit, room_in_frames makes room for).
   var ACROSS = ["width", "frame_width", "min_width", "max_width", "min_border_left", "min_border_right"];
   var DOWN = ["height", "frame_height", "min_height", "max_height", "min_border_top", "min_border_bottom"];
   function scale_layout(items, kx, ky, kt, base_font_px) {
@@ -569,6 +657,23 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       });
       return worst;
     }
+    // Text a figure draws in its frame that the frame, at these factors, cuts off (text_lack): the
+    // figure's size before the fit grows by what lacks over its factor. Measured once the factors
+    // have settled, as the room a label needs grows as the factors shrink (by its share of the frame).
+    function room_in_frames() {
+      var grew = false;
+      items.forEach(function (it) {
+        var m = it.model;
+        if (!m.renderers || !("border_fill_color" in m)) return;
+        var lack = text_lack(m);
+        if (!lack) return;
+        [["frame_width", "width", lack[0], kx], ["frame_height", "height", lack[1], ky]].forEach(function (d) {
+          var name = d[0] in it.orig ? d[0] : d[1] in it.orig ? d[1] : null;
+          if (name && d[2] > 0) { it.orig[name] += Math.ceil(d[2] / d[3]) + 1; grew = true; }
+        });
+      });
+      return grew;
+    }
     function clamp(x) { return Math.max(0.1, Math.min(3, x)); }  // multi-head needs about 0.14 in a 480×320 frame
     function measure(g) {
       if (g !== gen) return;  // a resize started a new fit
@@ -583,12 +688,16 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       state.rounds = rounds;
       state.size = [cw, ch];
       if (fits && (!best || kx * ky > best[0] * best[1])) best = [kx, ky, kt];
-      if (fits && Math.abs(nx - kx) < 0.03 * kx && Math.abs(ny - ky) < 0.03 * ky) return done(true);
       var nt = over > 1.005 ? Math.max(0.5, kt / over * 0.99) : kt;
       // A row that wraps at one size and not at the next can keep the factors from settling:
       // after a few rounds the largest fit seen is taken, or, if none fitted, a smaller one.
-      if (rounds >= 6) {
-        if (fits || rounds >= 16) return done(fits);
+      if (fits && ((Math.abs(nx - kx) < 0.03 * kx && Math.abs(ny - ky) < 0.03 * ky) || rounds >= 6)) {
+        // It fits. Text that a figure draws in its frame and the frame cuts off at these factors:
+        // the figure grows, and the plate is laid out again at them and fitted again.
+        if (rounds >= 16 || !room_in_frames()) return done(true);
+        best = null; nx = kx; ny = ky; nt = kt;
+      } else if (rounds >= 6) {
+        if (rounds >= 16) return done(false);
         if (best) { nx = best[0]; ny = best[1]; nt = best[2]; best = null; } else { nx = kx * 0.96; ny = ky * 0.96; }
       }
       rounds += 1;

@@ -4,7 +4,8 @@ A host page holds one iframe per plate at a given size (the exported site's page
 Inside every frame nothing scrolls; in the lookup plate's frame a real mouse drag at the
 smallest and the largest size puts the query under the pointer, with attention_core's numbers.
 In a slide's frame (960×540, 1200×610, 1280×720), with and without present=1, every plate covers
-at least 85 % of the frame and every part of it is inside (issue 43, 3; COVERAGE says how).
+at least 85 % of the frame and every part of it is inside (issue 43, 3; COVERAGE says how), and
+no text of a figure is cut off by it (TEXT_CUT).
 """
 
 from __future__ import annotations
@@ -33,6 +34,67 @@ LEGENDS_CUT = r"""() => {
       const b = Bokeh.index.find_one(lg).bbox;
       if (b.left < -0.5 || b.top < -0.5 || b.right > v.bbox.width + 0.5 || b.bottom > v.bbox.height + 0.5)
         out.push([m.name, Math.round(b.left), Math.round(b.right), Math.round(v.bbox.width)]);
+    }
+  }
+  return out;
+}"""
+# Every text a figure draws that its figure cuts off (issue 43, 3: with present=1 in a 960×540
+# frame the lookup's "output 16.84" lost its top and its legend sat on the markers; the scaling
+# plate's "Jacobian max" labels passed the top of their bar chart, and its std label, placed in
+# screen pixels, was left above its shrunken frame). Each box is BokehJS's own: a LabelSet's text
+# boxes (its TextBox, at the point plus the offsets, as LabelSetView paints them), a Label's or a
+# title's laid-out rectangle, a legend's bbox. What is drawn in the frame (`center`) is clipped to
+# the frame, so it lies inside the frame; a title or what sits in a side panel inside the figure's
+# canvas. A legend in the frame covers none of the markers drawn in the frame (a scatter's points,
+# each its size square). `n` counts the boxes measured, `in_frame` those drawn in a frame.
+TEXT_CUT = r"""() => {
+  const {TextBox} = Bokeh.require("core/graphics");
+  const out = {n: 0, in_frame: 0, bad: []};
+  const r = (b) => [b.left, b.top, b.right, b.bottom].map(x => Math.round(x * 10) / 10);
+  const inside = (b, c) => b.left >= c.left - 0.5 && b.top >= c.top - 0.5 && b.right <= c.right + 0.5 && b.bottom <= c.bottom + 0.5;
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  for (const m of Bokeh.documents[0].all_models) {
+    if (m.type !== "Figure" || !m.visible) continue;
+    const v = Bokeh.index.find_one(m);
+    if (!v || !v.el.isConnected || !(v.frame.bbox.width > 0)) continue;
+    const fr = v.frame.bbox, canvas = {left: 0, top: 0, right: v.bbox.width, bottom: v.bbox.height};
+    const boxes = [];  // [what, box, clip box, is a legend in the frame]
+    const parts = [["title", m.title]].concat(...["center", "above", "below", "left", "right"].map(s => m[s].map(a => [s, a])));
+    for (const [side, a] of parts) {
+      if (!a || a.visible === false) continue;
+      const av = Bokeh.index.find_one(a), clip = side === "center" ? fr : canvas;
+      if (!av) continue;
+      if (a.type === "LabelSet") {
+        for (let i = 0; i < av.sx.length; i++) {
+          const t = av.text.get(i);
+          if (t == null || t === "" || !isFinite(av.sx[i] + av.sy[i])) continue;
+          const g = new TextBox({text: `${t}`});
+          g.angle = av.angle.get(i);
+          g.position = {sx: av.sx[i] + av.x_offset.get(i), sy: av.sy[i] - av.y_offset.get(i)};
+          g.visuals = av.visuals.text.values(i);
+          boxes.push([`${m.name}: label '${t}'`, g.bbox(), clip, false]);
+        }
+      } else if ((a.type === "Label" || a.type === "Title") && av.displayed && av._rect) {
+        const q = av._rect, left = q.sx - q.anchor.x * q.width, top = q.sy - q.anchor.y * q.height;
+        boxes.push([`${m.name}: ${a.type.toLowerCase()} '${a.text}'`, {left, top, right: left + q.width, bottom: top + q.height}, clip, false]);
+      } else if (a.type === "Legend" && a.items.length && av.bbox) {
+        boxes.push([`${m.name}: legend`, av.bbox, clip, side === "center"]);
+      }
+    }
+    for (const [what, b, clip, over_data] of boxes) {
+      out.n += 1;
+      if (clip === fr) out.in_frame += 1;
+      if (!inside(b, clip)) out.bad.push([what, "cut", r(b), "in", r(clip)]);
+      if (!over_data) continue;
+      for (const rr of m.renderers) {
+        if (!rr.visible || !rr.glyph || rr.glyph.type !== "Scatter") continue;
+        const gv = Bokeh.index.find_one(rr)?.glyph;
+        for (let i = 0; gv && i < gv.sx.length; i++) {
+          const s = gv.size.get(i) / 2, x = gv.sx[i], y = gv.sy[i];
+          if (!(x >= fr.left && x <= fr.right && y >= fr.top && y <= fr.bottom)) continue;  // a legend's stand-in
+          if (meet(b, {left: x - s, right: x + s, top: y - s, bottom: y + s})) out.bad.push([what, "on a marker", r(b), "at", [x, y].map(Math.round)]);
+        }
+      }
     }
   }
   return out;
@@ -99,9 +161,10 @@ COVERAGE = r"""() => {
 }"""
 
 
-def check_frame(frame, where: str, w: int, h: int) -> float:
+def check_frame(frame, where: str, w: int, h: int) -> tuple[float, int]:
     """Once the plate in `frame` has fitted itself to w×h: it fitted, nothing scrolls, every
-    content box lies inside the frame and every legend inside its figure. Returns the coverage."""
+    content box lies inside the frame, every legend inside its figure and every text of a figure
+    inside what clips it. Returns the coverage and how many texts drawn in a frame were measured."""
     frame.wait_for_function(SETTLED, arg=[w, h], timeout=60_000)
     m = frame.evaluate(COVERAGE)
     assert m["fitted"] and (m["cw"], m["ch"]) == (w, h), (where, m)
@@ -110,7 +173,10 @@ def check_frame(frame, where: str, w: int, h: int) -> float:
     assert not m["cut"], f"{where}: text passing the edge of its box: {m['cut']}"
     cut = frame.evaluate(LEGENDS_CUT)
     assert not cut, f"{where}: legends cut off by their figure: {cut}"
-    return m["cover"]
+    text = frame.evaluate(TEXT_CUT)
+    assert text["n"] > 0, f"{where}: no figure text measured: {text}"
+    assert not text["bad"], f"{where}: text cut off by its figure, or a legend on the data: {text['bad']}"
+    return m["cover"], text["in_frame"]
 
 
 @pytest.mark.parametrize("slug", registry.slugs())
@@ -123,7 +189,8 @@ def test_plate_fits_its_frame(new_tab, exported_site, tmp_path, slug):
     box, not a layout nor a part of a figure), cut to the frame, as a share of the frame's area.
     A plate whose shape is not the frame's used to shrink to a column in its middle (28-44 % for
     multi-head). Fitting means: nothing scrolls, every content box lies inside the frame (1 px of
-    rounding), a text box's tables and words inside the box, a legend inside its figure."""
+    rounding), a text box's tables and words inside the box, a legend inside its figure, and every
+    text a figure draws inside what clips it (TEXT_CUT)."""
     sizes = sorted(set(SIZES_FOR[slug]) | set(SLIDE_FRAMES), key=lambda s: s[0] * s[1])
     w0, h0 = sizes[0]
     host = tmp_path / "host.html"
@@ -136,7 +203,7 @@ def test_plate_fits_its_frame(new_tab, exported_site, tmp_path, slug):
     for w, h in sizes:  # one load, then the frame is resized: page.js fits again
         page.evaluate("([w, h]) => { const f = document.getElementById('plate'); f.style.width = w + 'px'; "
                       "f.style.height = h + 'px'; }", [w, h])
-        cover = check_frame(frame, f"{slug} in a {w}×{h} frame", w, h)
+        cover, _ = check_frame(frame, f"{slug} in a {w}×{h} frame", w, h)
         if (w, h) in SLIDE_FRAMES and cover < 0.85:
             low.append((w, h, round(cover, 3)))
         if (w, h) in SIZES:
@@ -173,13 +240,15 @@ def test_every_plate_in_present_mode_covers_a_slide_frame(new_tab, exported_site
     page = tab.page
     page.goto(host.as_uri(), wait_until="load", timeout=120_000)
     frames_of = [page.query_selector(f"#p{i}").content_frame() for i in range(len(slugs))]
-    low = []
+    low, in_frame = [], 0
     for w, h in SLIDE_FRAMES:
         page.evaluate("([w, h]) => document.querySelectorAll('iframe').forEach(f => { f.style.width = w + 'px'; "
                       "f.style.height = h + 'px'; })", [w, h])
         for slug, frame in zip(slugs, frames_of):
-            cover = check_frame(frame, f"{slug} (present) in a {w}×{h} frame", w, h)
+            cover, n = check_frame(frame, f"{slug} (present) in a {w}×{h} frame", w, h)
+            in_frame += n
             if cover < 0.85:
                 low.append((slug, w, h, round(cover, 3)))
     assert not low, f"plates covering less than 85 % of their frame in present mode: {low}"
+    assert in_frame >= 3 * 13, in_frame  # labels in frames were measured (the lookup alone draws 13 a frame)
     tab.assert_no_errors()

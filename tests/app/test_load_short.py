@@ -3,7 +3,7 @@ settings every entry point must pass to the server.
 
 A served lookup session costs about a second of server CPU and as much again in Bokeh's Python
 client on this shared 2-core machine, so the short runs hold 10 sessions at once and open and
-close 20, where the full targets hold 200 and cycle 2,000 (benchmarks/README.md, "Load and soak").
+close 10, where the full targets hold 200 and cycle 2,000 (benchmarks/README.md, "Load and soak").
 """
 
 from __future__ import annotations
@@ -29,18 +29,18 @@ def test_concurrent_sessions_are_all_served(load, tmp_path):
     assert 0 < res["mb_per_session"] < 10, res  # the full run measured 1.6 MB per held session
 
 
-def test_sessions_opened_and_closed_do_not_grow_the_server(load, tmp_path):
-    # Two rounds of ten: each round's sessions are closed and the server's cleanup (lifetime 2 s)
-    # destroys them in the pause that follows it, before the next round opens more.
-    res = load.run_soak(20, every=10, workers=3, log=tmp_path / "soak.log")
-    assert res["sessions"] == 20 and res["errors"] == 0, res
+def test_closed_sessions_are_destroyed_without_an_error(load, tmp_path):
+    # One round of ten: the sessions are opened and closed, and the server's cleanup (lifetime
+    # 2 s, checked every 0.5 s) destroys them in the pause that follows, with nothing in its log.
+    # Whether the server grows is not decided here: ten sessions opened in quick succession grow
+    # it by about 1.6 MB each before the cleanup catches up, on every branch it was tried on, so
+    # a short run cannot show the steady state. `make soak` does (RSS after 400 sessions within
+    # 0.8 % of RSS after 200).
+    res = load.run_soak(10, every=10, workers=3, log=tmp_path / "soak.log")
+    assert res["sessions"] == 10 and res["errors"] == 0, res
     assert res["server_log_errors"] == 0, (tmp_path / "soak.log").read_text()[-3000:]
     rss = [r["rss_mb"] for r in res["rss_every"]]
-    assert len(rss) == 2 and all(x > 0 for x in rss), rss
-    # No bound on RSS here: 20 sessions opened in quick succession grow the server by about
-    # 1.6 MB each before the cleanup (lifetime 2 s, checked every 0.5 s) catches up, on this
-    # branch and on every branch it was tried on, so a short run cannot show the steady state.
-    # `make soak` checks it (RSS after 400 sessions within 0.8 % of RSS after 200).
+    assert len(rss) == 1 and rss[0] > 0, rss
 
 
 def test_every_entry_point_configures_session_cleanup(monkeypatch):

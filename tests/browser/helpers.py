@@ -196,10 +196,24 @@ def scroll_plot_into_view(page, plot_name: str = "vectors") -> None:
 
 
 # --- gestures -------------------------------------------------------------------------------
+# Chromium hands a pointer move to the page at the next animation frame (rAF-aligned input),
+# where BokehJS's pan handler runs before any rAF callback; app/workarounds/js/raw_moves.js hands
+# it over on arrival instead. A reading taken when the frame after a move has begun is the one a
+# user sees with or without the workaround, however long a busy machine makes that frame wait.
+NEXT_FRAME = "() => new Promise((r) => requestAnimationFrame(() => r(true)))"
+
+
+def moved(page, x: float, y: float) -> None:
+    """Move the mouse to (x, y) and wait for the frame that hands the move to the page."""
+    page.mouse.move(x, y)
+    page.evaluate(NEXT_FRAME)
+
+
 def drag(page, from_xy, to_xy, steps: int = 20) -> list[list[float]]:
     """Press at from_xy, move to to_xy in `steps` real mouse moves, release.
 
-    Returns the 'weights' source's weight column read after each move (before the release).
+    Returns the 'weights' source's weight column read after each move (before the release), in
+    the frame that follows it (see moved).
     """
     (x0, y0), (x1, y1) = from_xy, to_xy
     page.mouse.move(x0, y0)
@@ -207,7 +221,7 @@ def drag(page, from_xy, to_xy, steps: int = 20) -> list[list[float]]:
     readings = []
     for i in range(1, steps + 1):
         t = i / steps
-        page.mouse.move(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
+        moved(page, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
         readings.append(read_weights(page))
     page.mouse.up()
     return readings
@@ -227,6 +241,7 @@ def touch_drag(page, from_xy, to_xy, steps: int = 10, read=None) -> list:
             cdp.send("Input.dispatchTouchEvent", {
                 "type": "touchMove", "touchPoints": [{"x": x0 + (x1 - x0) * t, "y": y0 + (y1 - y0) * t, "id": 1}]})
             if read:
+                page.evaluate(NEXT_FRAME)  # a touch move is handed on at the next frame too
                 readings.append(read(page))
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     finally:

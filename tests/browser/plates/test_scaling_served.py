@@ -18,7 +18,7 @@ import pytest
 import attention_core as ac
 from app.plates.scaling.data import readout_html
 from app.plates.scaling.state import histogram_tables, sample_stds
-from helpers import scroll_plot_into_view, to_page_xy, wait_synced
+from helpers import moved, scroll_plot_into_view, to_page_xy, wait_synced
 
 pytestmark = pytest.mark.browser
 WAIT = 60_000  # ms: generous, the machine may be shared
@@ -125,7 +125,7 @@ def drag_along_widths(page, d_from: float, d_to: float, steps: int = 16) -> list
     readings = []
     for i in range(1, steps + 1):
         t = i / steps
-        page.mouse.move(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
+        moved(page, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
         readings.append(read(page))
     page.mouse.up()
     return readings

@@ -20,7 +20,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import attention_core as ac
 from app.plates.worked.inputs import vector_text
 from app.plates.worked.presets import PRESETS
-from helpers import scroll_plot_into_view, to_page_xy, wait_synced
+from helpers import moved, scroll_plot_into_view, to_page_xy, wait_synced
 
 pytestmark = pytest.mark.browser
 
@@ -325,7 +325,7 @@ def drag_readings(page, plot: str, start, end, moves: int = 16) -> list[dict]:
     readings = []
     for i in range(1, moves + 1):
         t = i / moves
-        page.mouse.move(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
+        moved(page, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
         readings.append(read(page))
     page.mouse.up()
     return readings

@@ -12,12 +12,10 @@ tests/browser/test_scorm.py.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import subprocess
 import zipfile
-from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -40,14 +38,11 @@ def cp(tag: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def package(tmp_path_factory):
-    """The zip, written once by the command line (in this process), and what it printed."""
-    out = tmp_path_factory.mktemp("scorm")
-    printed = io.StringIO()
-    with redirect_stdout(printed):
-        assert main(["export", str(out), "--scorm"]) == 0
-    assert [p.name for p in out.iterdir()] == [PACKAGE_NAME], "--scorm writes one zip and nothing else"
-    return out / PACKAGE_NAME, printed.getvalue()
+def package(scorm_package):
+    """The zip, written once per run by the command line (tests/browser/fixtures.py), and what it printed."""
+    path, printed = scorm_package
+    assert [p.name for p in path.parent.iterdir()] == [PACKAGE_NAME], "--scorm writes one zip and nothing else"
+    return path, printed
 
 
 @pytest.fixture(scope="module")

@@ -352,6 +352,30 @@ def exported_file(export_plate) -> Path:
 
 
 @pytest.fixture(scope="session")
+def scorm_package(tmp_path_factory) -> tuple[Path, str]:
+    """(the zip, what the command printed): `attention-explorable export OUT --scorm`, run once per
+    run through the command line's own main, for tests/app/test_scorm_package.py (the package)
+    and tests/browser/test_scorm.py (the package in a SCORM runtime)."""
+    import io
+    from contextlib import redirect_stdout
+
+    from app.cli import main
+
+    def write(outdir: Path) -> None:
+        printed = io.StringIO()
+        with redirect_stdout(printed):
+            code = main(["export", str(outdir / "out"), "--scorm"])
+        if code != 0:
+            pytest.fail(f"export --scorm exited with {code}:\n{printed.getvalue()}")
+        (outdir / "printed.txt").write_text(printed.getvalue(), encoding="utf-8")
+
+    from app.delivery.scorm import PACKAGE_NAME
+
+    made = made_once(tmp_path_factory, "scorm", write)
+    return made / "out" / PACKAGE_NAME, (made / "printed.txt").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
 def exported_site(tmp_path_factory) -> Path:
     """OUTDIR of `python -m app export OUTDIR --site` (index, every plate, slides), once per run."""
     def write(outdir: Path) -> None:

@@ -1,7 +1,8 @@
 """The SCORM 1.2 package in a real SCORM runtime: scorm-again (from the npm registry, pinned in
 tests/browser/package.json) in a launcher page, as an LMS's player would host it.
 
-The package is written once by `python -m app export OUTDIR --scorm` and unzipped. A local HTTP
+The package is written once per run by `export OUTDIR --scorm` (fixtures.scorm_package, shared
+with tests/app/test_scorm_package.py) and unzipped. A local HTTP
 server holds it beside the launcher (the LMS and its content share an origin, as in Moodle;
 file:// pages cannot reach each other's window). Every other request is aborted and recorded,
 and none may be attempted. For each page of the package (the index and every plate of the
@@ -19,8 +20,6 @@ import functools
 import json
 import re
 import shutil
-import subprocess
-import sys
 import threading
 import time
 import zipfile
@@ -28,7 +27,6 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from app.delivery.scorm import PACKAGE_NAME
 from app.plates import registry
 from fixtures import LOCAL_SCHEMES, npm_installed
 from helpers import REPO, changed, drag, query_xy, read_weights, to_page_xy, wait_ready
@@ -84,7 +82,7 @@ def install_scorm_again() -> None:
 
 
 @pytest.fixture(scope="module")
-def player(tmp_path_factory):
+def player(tmp_path_factory, scorm_package):
     """(base URL, folder): the unzipped package under pkg/, beside the launcher and scorm-again,
     served on a free loopback port for this module."""
     install_scorm_again()
@@ -92,13 +90,7 @@ def player(tmp_path_factory):
     version = json.loads((SCORM_AGAIN.parents[1] / "package.json").read_text())["version"]
     assert version == pinned, f"node_modules holds scorm-again {version}, package.json pins {pinned}: run npm ci"
     root = tmp_path_factory.mktemp("lms")
-    t0 = time.monotonic()
-    res = subprocess.run([sys.executable, "-m", "app", "export", str(root / "out"), "--scorm"], cwd=REPO,
-                         capture_output=True, text=True, timeout=600)
-    zipped = root / "out" / PACKAGE_NAME
-    if res.returncode != 0 or not zipped.is_file():
-        pytest.fail(f"export --scorm failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
-    print(f"export --scorm: {time.monotonic() - t0:.1f} s, {zipped.stat().st_size / 1e6:.2f} MB")
+    zipped, _ = scorm_package
     with zipfile.ZipFile(zipped) as z:
         z.extractall(root / "pkg")
     shutil.copyfile(SCORM_AGAIN, root / "scorm12.min.js")

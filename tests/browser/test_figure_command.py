@@ -8,6 +8,7 @@ import html
 import re
 import struct
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 import sys
 
 import numpy as np
@@ -28,9 +29,14 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def run_figure(*args: str) -> None:
-    res = subprocess.run([sys.executable, "-m", "app", "figure", *args], cwd=REPO, capture_output=True, text=True,
-                         timeout=300)
-    assert res.returncode == 0, f"{res.stdout}\n{res.stderr}"
+    """The command line's own main, in this process (a fresh interpreter would spend seconds
+    importing Panel and Bokeh again), in a thread of its own: Playwright's sync API cannot start
+    in a thread where this worker's browser already runs an event loop."""
+    from app import cli
+
+    with ThreadPoolExecutor(1) as pool:
+        code = pool.submit(cli.main, ["figure", *args]).result(timeout=300)
+    assert code == 0, code
 
 
 def svg_texts(text: str) -> list[str]:

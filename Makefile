@@ -49,7 +49,7 @@ test-all: $(STAMP)
 	@sh .ci/ensure-chromium
 	$(PY) -m pytest -q $(PYTEST_WORKERS)
 
-# Every plate at 1280x720, 1920x1080 and 390x844, written over the visual test's references in
+# Every plate at 1280x720 and 390x844, written over the visual test's references in
 # tests/browser/references/ (look at them, then commit them: that is how references are renewed).
 screenshots: $(STAMP)
 	@sh .ci/ensure-chromium

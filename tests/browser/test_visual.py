@@ -1,4 +1,4 @@
-"""The look: fresh screenshots of every plate at 1280×720, 1920×1080 and 390×844 against the
+"""The look: fresh screenshots of every plate at 1280×720 and 390×844 against the
 committed references in tests/browser/references/ (made by `make screenshots`; see visual.py).
 
 A page passes when at most MAX_DIFFERING of its pixels differ after a small blur. The threshold

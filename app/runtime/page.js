@@ -426,9 +426,9 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       if (!av) return;
       if (a.type === "LabelSet" && av.sx && text_box && a.x_units === "data" && a.y_units === "data") {
         for (var i = 0; i < av.sx.length; i++) {
-          var t = av.text.get(i);
-          if (t == null || t === "" || !isFinite(av.sx[i] + av.sy[i])) continue;
-          var g = new text_box({ text: String(t) });  // as LabelSetView paints it
+          var words = av.text.get(i);
+          if (words == null || words === "" || !isFinite(av.sx[i] + av.sy[i])) continue;
+          var g = new text_box({ text: String(words) });  // as LabelSetView paints it
           g.angle = av.angle.get(i);
           g.position = { sx: av.sx[i] + av.x_offset.get(i), sy: av.sy[i] - av.y_offset.get(i) };
           g.visuals = av.visuals.text.values(i);

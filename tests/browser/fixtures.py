@@ -360,6 +360,7 @@ def scorm_package(tmp_path_factory) -> tuple[Path, str]:
     from contextlib import redirect_stdout
 
     from app.cli import main
+    from app.delivery.scorm import PACKAGE_NAME
 
     def write(outdir: Path) -> None:
         printed = io.StringIO()
@@ -368,8 +369,6 @@ def scorm_package(tmp_path_factory) -> tuple[Path, str]:
         if code != 0:
             pytest.fail(f"export --scorm exited with {code}:\n{printed.getvalue()}")
         (outdir / "printed.txt").write_text(printed.getvalue(), encoding="utf-8")
-
-    from app.delivery.scorm import PACKAGE_NAME
 
     made = made_once(tmp_path_factory, "scorm", write)
     return made / "out" / PACKAGE_NAME, (made / "printed.txt").read_text(encoding="utf-8")

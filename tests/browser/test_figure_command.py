@@ -8,8 +8,8 @@ import html
 import re
 import struct
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest

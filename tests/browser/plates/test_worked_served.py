@@ -387,6 +387,7 @@ COUNT_COMMITS = r"""() => {
   s.connect(s.properties.tags.change, () => { if (!s.tags.includes('busy')) window.__ae_commits += 1; });
 }"""
 
+
 def stretched_query(before: dict, length: float) -> np.ndarray:
     """The query `before` held, stretched to `length` (its direction kept)."""
     q_dir = np.asarray(before["query"]["vec"][0], dtype=float)  # (d_k,)

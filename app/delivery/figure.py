@@ -20,11 +20,12 @@ CHROMIUM_ARGS = [
 
 
 def chromium_path() -> str | None:
-    """The system Chromium, or $CHROMIUM if set."""
+    """$CHROMIUM if set, else the system's Chromium: its headless shell first (the same renderer
+    without a browser around it, so a figure costs less than half the CPU), then the browser."""
     env = os.environ.get("CHROMIUM")
     if env and Path(env).exists():
         return env
-    for name in ("chromium", "chromium-browser", "google-chrome"):
+    for name in ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"):
         found = shutil.which(name)
         if found:
             return found

@@ -1,8 +1,8 @@
 """Fixtures for the real-browser tests: Debian's Chromium, a served app, an exported page, pages.
 
-Playwright's own browser download is not used: Chromium is launched from /usr/bin/chromium (or
-whatever `chromium` is on PATH). Without one the browser tests skip, except in CI (CI=true),
-where a missing browser is a failure.
+Playwright's own browser download is not used: Debian's Chromium is launched, its headless shell
+when installed (helpers.chromium_for_tests says why and in what order). Without one the browser tests
+skip, except in CI (CI=true), where a missing browser is a failure.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import CHROMIUM_ARGS, INIT_SCRIPT, REPO, VIEWPORT
+from helpers import CHROMIUM_ARGS, INIT_SCRIPT, REPO, VIEWPORT, chromium_for_tests
 
 SERVER_START_TIMEOUT = 60.0  # seconds
 
@@ -33,10 +33,10 @@ def pytest_configure(config):
 # --- the browser ----------------------------------------------------------------------------
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
-    for candidate in ("/usr/bin/chromium", shutil.which("chromium")):
-        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    reason = "no Chromium found (looked for /usr/bin/chromium and `chromium` on PATH); browser tests need one"
+    found = chromium_for_tests()
+    if found:
+        return found
+    reason = "no Chromium found ($CHROMIUM, chromium-headless-shell or chromium on PATH); browser tests need one"
     if os.environ.get("CI") == "true":
         pytest.fail(reason)
     pytest.skip(reason)

@@ -113,13 +113,13 @@ def main() -> None:
     args = ap.parse_args()
     sizes = {k: v for k, v in SIZES.items() if not args.size or k in args.size}
     sys.path.insert(0, str(HERE))
-    from helpers import CHROMIUM_ARGS
+    from helpers import CHROMIUM_ARGS, chromium_for_tests
     from playwright.sync_api import sync_playwright
 
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         pages = export_all(Path(tmp), args.plate)
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=chromium_for_tests(), args=CHROMIUM_ARGS)
         for size, opts in sizes.items():
             ctx = browser.new_context(device_scale_factor=1, **opts)
             page = ctx.new_page()

@@ -26,8 +26,13 @@ def test_plates_look_like_their_references(browser, export_plate, tmp_path, size
         for slug in registry.slugs():
             ref = REFERENCES / f"{slug}-{size}.png"
             assert ref.is_file(), f"no reference {ref.name}: run `make screenshots` and commit the PNGs"
-            fresh = shoot(page, export_plate(slug).as_uri())
+            # One shot is enough to pass: the second shot that shoot() takes to be sure the page
+            # has stopped changing (a reference must be) is taken only when the first one differs.
+            fresh = shoot(page, export_plate(slug).as_uri(), tries=0)
             d = difference(fresh, ref.read_bytes())
+            if d > MAX_DIFFERING:
+                fresh = shoot(page, export_plate(slug).as_uri())
+                d = difference(fresh, ref.read_bytes())
             if d > MAX_DIFFERING:
                 (tmp_path / ref.name).write_bytes(fresh)
                 off[slug] = d
@@ -38,26 +43,32 @@ def test_plates_look_like_their_references(browser, export_plate, tmp_path, size
 
 
 def test_threshold_catches_a_broken_layout(browser, export_plate):
-    """The tolerance is calibrated: a rerun passes; a hidden figure or a 40 px shift does not."""
+    """The tolerance is calibrated: a rerun passes; a hidden figure or a 40 px shift does not.
+    One load: the figure is hidden, then shown again and the page shifted."""
     ctx = browser.new_context(device_scale_factor=1, **SIZES["1280x720"])
     try:
         page = ctx.new_page()
-        url = export_plate("lookup").as_uri()
         ref = (REFERENCES / "lookup-1280x720.png").read_bytes()
-        rerun = difference(shoot(page, url), ref)
+        rerun = difference(shoot(page, export_plate("lookup").as_uri()), ref)
         assert rerun <= MAX_DIFFERING / 5, rerun  # well inside the tolerance
 
-        shoot(page, url)
         page.evaluate("() => Bokeh.documents[0].get_model_by_name('bars').setv({visible: false}, {sync: false})")
-        page.wait_for_timeout(500)
-        hidden = difference(page.screenshot(full_page=True, animations="disabled", caret="hide"), ref)
+        hidden = difference(redrawn(page), ref)
         assert hidden > 2 * MAX_DIFFERING, hidden
 
-        shoot(page, url)
+        page.evaluate("() => Bokeh.documents[0].get_model_by_name('bars').setv({visible: true}, {sync: false})")
+        assert difference(redrawn(page), ref) <= MAX_DIFFERING / 5  # shown again, as it was
         page.add_style_tag(content="body { margin-top: 40px !important; }")
-        page.wait_for_timeout(500)
-        shifted = difference(page.screenshot(full_page=True, animations="disabled", caret="hide"), ref)
+        shifted = difference(redrawn(page), ref)
         assert shifted > 2 * MAX_DIFFERING, shifted
         print(f"difference from the reference: rerun {rerun:.5f}, hidden figure {hidden:.4f}, 40 px shift {shifted:.4f}")
     finally:
         ctx.close()
+
+
+def redrawn(page) -> bytes:
+    """A screenshot once Bokeh is idle and the page has painted the frames after the change."""
+    page.wait_for_function("() => Bokeh.documents[0].is_idle")
+    page.evaluate("() => new Promise((done) => { let n = 5; const f = () => (--n ? requestAnimationFrame(f) : done()); "
+                  "requestAnimationFrame(f); })")
+    return page.screenshot(full_page=True, animations="disabled", caret="hide")

@@ -61,7 +61,7 @@ def shoot(page, url: str, timeout: float = 120_000, tries: int = 6) -> bytes:
     page.add_style_tag(content=STILL)
     page.wait_for_function(SETTLED, timeout=timeout, polling="raf")
     last = page.screenshot(full_page=True, animations="disabled", caret="hide")
-    for _ in range(tries):
+    for _ in range(tries):  # tries=0: the first shot once the page's size is still
         page.evaluate("() => new Promise((done) => { let n = 5; const f = () => (--n ? requestAnimationFrame(f) : done()); "
                       "requestAnimationFrame(f); })")
         again = page.screenshot(full_page=True, animations="disabled", caret="hide")

@@ -326,7 +326,9 @@ def test_served_phone(new_tab, served_url):
     tab = new_tab(**PHONE)
     page = tab.page
     open_page(page, f"{served_url}/learn", served=True)
-    page.wait_for_timeout(1000)  # a11y.js fits the layout in a few passes of 150 ms after ready
+    # a11y.js fits the layout to the phone in a few passes after ready: wait until they are done.
+    page.wait_for_function("() => { const s = AEA11y.fit_state(Bokeh.documents[0]); return s.done === s.gen; }",
+                           timeout=WAIT)
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"
     train = page.get_by_role("button", name="Train")
@@ -352,7 +354,7 @@ def exported(export_plate) -> Path:
     return export_plate("learn")
 
 
-def test_exported_file_trains_offline(new_tab, exported):
+def test_exported_file_trains_offline(new_tab, exported, workarounds):
     tab = new_tab()
     tab.block_network()
     page = tab.page
@@ -371,7 +373,8 @@ def test_exported_file_trains_offline(new_tab, exported):
     button(page, "reset").click()
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('readout').data.step[0] === 0", timeout=WAIT)
     assert_numpys(read(page), LearnState(), "reset")
-    measure_pace(page, "exported")
+    if workarounds == "on":  # a pace is the workarounds' concern (on_only in tests/conftest.py)
+        measure_pace(page, "exported")
     tab.assert_offline()
     tab.assert_no_errors()
 

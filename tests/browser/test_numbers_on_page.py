@@ -1,9 +1,12 @@
 """The numbers on every plate's page are Python's, served and exported.
 
 For every plate in app.plates.registry (none is named here), in one tab per (plate, served or
-exported): the page is opened with its default state, then with one sample link made from the
-plate's own state class (every URL field that is a boolean, a selector or a bounded number gets a
-seeded non-default value; see `sample_link`). Once the page is ready, every named
+exported): the page is opened with one sample link made from the plate's own state class (every
+URL field that is a boolean, a selector or a bounded number gets a seeded non-default value; see
+`sample_link`). Not with its default state: every field the link sets differs from the default,
+so the page takes the same paths and more, and each plate's own browser tests
+(tests/browser/plates/) open its default page, served and exported, and hold what it shows to
+attention_core. Once the page is ready, every named
 ColumnDataSource that the plate's `data.sources(state)` returns is read from
 `Bokeh.documents[0]` and compared with Python's `data.sources(state)` for the state the link
 means: the same columns, the same lengths, numbers equal to 1e-9 (absolute and relative), texts
@@ -92,10 +95,11 @@ PYTHON_ONLY: dict[str, dict[str, tuple[str, ...] | None]] = {
 # implementations), and a chaotic run magnifies that. The learn plate's sample link (gradient
 # descent at rate 2.68 on a tied map, 1124 steps) parts from NumPy's run by 1e-9 at step ~390 and
 # by ~2% later, as any two correct implementations would; its served page shows Python's run.
-# So on the exported page, for the sample link only, the numbers that follow from the run are left
-# out; its structure (every column and length), the link's reading and the default page (step 0,
-# every number) are still checked. tests/app/plates/test_learn_plate.py holds the page's run to
-# NumPy's at 1e-9 on steady runs and describes the chaotic ones.
+# So on the exported page the numbers that follow from the run are left out; its structure (every
+# column and length) and the link's reading are still checked. test_learn_browser.py holds the
+# exported default page (step 0, every number) and a run from it to NumPy's, and
+# tests/app/plates/test_learn_plate.py holds the page's run to NumPy's at 1e-9 on steady runs
+# and describes the chaotic ones.
 OWN_RUN: dict[str, dict[str, tuple[str, ...] | None]] = {
     "learn": {"train_loss": ("loss", "y"), "grad_norm": ("value", "y"), "learned_weights": ("weight", "text"),
               "w_q": ("value",), "w_k": ("value",), "qk": ("value",),
@@ -253,46 +257,38 @@ def read_settled(page, names: list[str], served: bool) -> dict:
     raise AssertionError("the page's sources kept changing")
 
 
-def check_plate(tab, slug: str, base_url: str, served: bool, default: bool = True) -> None:
-    """Open the plate's page at its default (unless not `default`) and at its sample link, in turn,
-    in `tab`, and compare every named source with data.sources for the same state."""
+def check_plate(tab, slug: str, base_url: str, served: bool) -> None:
+    """Open the plate's page at its sample link in `tab` and compare every named source with
+    data.sources for the same state."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     data = data_module(slug)
     link = sample_link(slug)
     skip = {} if served else PYTHON_ONLY.get(slug, {})
     where = f"{slug}, {'served' if served else 'exported'}"
-    problems: list[str] = []
-    pages = (("default", {}),) if default else ()
-    for label, query in (*pages, (f"?{urlencode(link)}", link)):
-        want = data.sources(state_for(slug, query))
-        for name, cols in skip.items():  # an exemption must still name what the plate returns
-            assert name in want and set(cols or ()) <= set(want[name]), (slug, name, cols, list(want))
-        url = base_url + (f"?{urlencode(query)}" if query else "")
-        tab.page.goto(url)
-        try:
-            got = read_settled(tab.page, list(want), served)
-        except PlaywrightTimeout as exc:
-            raise AssertionError(f"{where} {label}: the page was not ready within {WAIT / 1000:g} s; "
-                                 f"page errors {tab.page_errors}, console errors {tab.console_errors}") from exc
-        skipped = skip if not query or served else {**skip, **OWN_RUN.get(slug, {})}
-        for name, cols in skipped.items():
-            assert name in want and set(cols or ()) <= set(want[name]), (slug, name, cols, list(want))
-        problems += compare(got, want, label, skipped)
+    label = f"?{urlencode(link)}"
+    want = data.sources(state_for(slug, link))
+    # On an exported page the numbers that follow from a long run of its own are left out (OWN_RUN).
+    skipped = skip if served else {**skip, **OWN_RUN.get(slug, {})}
+    for name, cols in skipped.items():  # an exemption must still name what the plate returns
+        assert name in want and set(cols or ()) <= set(want[name]), (slug, name, cols, list(want))
+    tab.page.goto(base_url + label)
+    try:
+        got = read_settled(tab.page, list(want), served)
+    except PlaywrightTimeout as exc:
+        raise AssertionError(f"{where} {label}: the page was not ready within {WAIT / 1000:g} s; "
+                             f"page errors {tab.page_errors}, console errors {tab.console_errors}") from exc
+    problems = compare(got, want, label, skipped)
     assert not problems, (f"{where} ({base_url}): {len(problems)} differences between the page and "
                           f"data.sources (page errors: {tab.page_errors + tab.console_errors}):\n  "
                           + "\n  ".join(problems[:SHOWN]))
     tab.assert_no_errors()
 
 
-# The [off] leg (AE_WORKAROUNDS=off) opens the sample link only: every field it sets differs from
-# the default, so it takes the same paths and more, and the [off] leg's plate tests
-# (tests/browser/plates/) already open every plate's default page, served and exported, and
-# hold what it shows to attention_core.
 @pytest.mark.parametrize("slug", registry.slugs())
-def test_served_page_holds_pythons_numbers(new_tab, served_url, workarounds, slug):
+def test_served_page_holds_pythons_numbers(new_tab, served_url, slug):
     tab = new_tab()
-    check_plate(tab, slug, f"{served_url}/{slug}", served=True, default=workarounds == "on")
+    check_plate(tab, slug, f"{served_url}/{slug}", served=True)
 
 
 @pytest.fixture
@@ -302,9 +298,9 @@ def exported(exports, workarounds) -> Path:
 
 
 @pytest.mark.parametrize("slug", registry.slugs())
-def test_exported_page_computes_pythons_numbers(new_tab, exported, workarounds, slug):
+def test_exported_page_computes_pythons_numbers(new_tab, exported, slug):
     path = exported / f"{slug}.html"
     tab = new_tab()
     tab.block_network()
-    check_plate(tab, slug, path.as_uri(), served=False, default=workarounds == "on")
+    check_plate(tab, slug, path.as_uri(), served=False)
     tab.assert_offline()

@@ -32,11 +32,12 @@ serve: $(STAMP)
 	$(VENV)/bin/attention-explorable serve --port $(PORT)
 
 # make test runs the suite in two workers (pytest-xdist; each starts its own servers and browser).
-# A third is no faster on this 2-core machine (607 s against 586 s for the whole suite), and the
-# tests that race a late answer against a held message grow flaky under its load. The plates' functional browser tests
-# run twice in it, [on] and [off]: the second time against a server and exports run with
-# AE_WORKAROUNDS=off, as the product must be correct without app/workarounds/ (tests/conftest.py
-# says which tests the [off] leg holds).
+# A third is no faster on this 2-core machine, whose CPU the browsers fill (536 s against
+# 478-521 s with two, in the same hour), and the tests that race a late answer against a held
+# message grow flaky under its load. The plates' functional browser tests run twice in it, [on]
+# and [off]: the second time against a server and exports run with AE_WORKAROUNDS=off, as the
+# product must be correct without app/workarounds/ (tests/conftest.py says which tests the [off]
+# leg holds).
 # TEST_WORKERS=0 runs in one process; tests marked slow are left to make test-all.
 TEST_WORKERS ?= 2
 PYTEST_WORKERS := $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist worksteal)

@@ -1,8 +1,8 @@
 """The whole suite.
 
-- Its longest modules, and those with a single test of 10 s or more, are collected first, so
-  that with `make test`'s two workers (pytest-xdist) none of them is left to run alone at the
-  end while the other worker idles. Each module's tests keep their order.
+- Its longest modules are collected first, so that with `make test`'s two workers (pytest-xdist)
+  none of them is left to run alone at the end while the other worker idles. Each module's
+  tests keep their order.
 - The real-browser fixtures (tests/browser/fixtures.py) and the served app for tests/app
   (`app_server`) are defined here once: every folder's tests share one browser and one
   Playwright per worker (a second sync Playwright in the same worker fails).
@@ -33,8 +33,8 @@ for _folder in (TESTS / "browser", TESTS / "app", TESTS / "core"):
 from fixtures import *  # noqa: E402,F401,F403
 from fixtures import pytest_configure as browser_markers  # noqa: E402
 
-LONG_FIRST = ("test_axe.py", "test_embed_fit.py", "test_visual.py", "test_state_properties.py", "test_screens.py",
-              "test_reveal_deck.py", "test_hostile_links_browser.py", "test_load_short.py", "test_figure_command.py")
+LONG_FIRST = ("test_axe.py", "test_visual.py", "test_state_properties.py", "test_hostile_links_browser.py",
+              "test_load_short.py", "test_figure_command.py")
 FUNCTIONAL = ("test_keyboard_plates.py", "test_numbers_on_page.py")
 
 

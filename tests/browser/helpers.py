@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import shutil
 import statistics
 from pathlib import Path
 
@@ -21,19 +19,19 @@ RESULTS_DIR = REPO / "benchmarks" / "results"
 
 
 def chromium_for_tests() -> str | None:
-    """The browser the tests drive: $CHROMIUM if set, else Debian's chromium-headless-shell, else
-    its chromium. The shell is the same Blink, V8 and Skia without the browser around them (no
-    tabs, omnibox or profile services): a page load costs it under half the CPU (11 CPU-s against
-    24-25 for the same nine loads and screenshots, side by side), and the browser is two thirds
-    of the suite's CPU. It is what Playwright itself runs for headless Chromium."""
-    env = os.environ.get("CHROMIUM")
-    if env and os.path.isfile(env) and os.access(env, os.X_OK):
-        return env
-    for name in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium", "chromium-headless-shell", "chromium"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
+    """The browser the tests drive, chosen as the figure command chooses: $CHROMIUM if set, else
+    Debian's chromium-headless-shell, else its chromium. The shell is the same Blink, V8 and Skia
+    without the browser around them (no tabs, omnibox or profile services): a page load costs it
+    under half the CPU (11 CPU-s against 24-25 for the same nine loads and screenshots, side by
+    side), and the browser is two thirds of the suite's CPU. It is what Playwright itself runs
+    for headless Chromium."""
+    from app.delivery.figure import chromium_path
+
+    return chromium_path()
+
+
+# A phone's layout is fitted by a11y.js in a few passes after ready (and again on a resize): done.
+PHONE_FITTED = "() => { const s = AEA11y.fit_state(Bokeh.documents[0]); return s.done === s.gen; }"
 
 
 CHROMIUM_ARGS = [

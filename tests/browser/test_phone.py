@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from helpers import READ_STATE, assert_matches_core, core_from_query, to_page_xy, touch_drag, wait_synced
+from helpers import PHONE_FITTED, READ_STATE, assert_matches_core, core_from_query, to_page_xy, touch_drag, wait_synced
 
 pytestmark = pytest.mark.browser
 WAIT = 120_000  # ms: the machine may be shared
@@ -22,7 +22,6 @@ IDLE = r"""(plot) => {
   return !!(v && v.frame && v.frame.bbox.width > 0 && v.canvas_view.el.getAttribute("role") === "img");
 }"""
 WIDTH = "() => document.documentElement.scrollWidth"
-FITTED = "() => { const s = AEA11y.fit_state(Bokeh.documents[0]); return s.done === s.gen; }"
 
 
 
@@ -33,7 +32,7 @@ def open_phone(new_tab, url: str, plot: str):
     page.wait_for_function(IDLE, arg=plot, timeout=WAIT, polling=200)
     wait_synced(page, timeout=WAIT)
     # a11y.js fits the layout to the phone in a few passes after ready (and again on a resize).
-    page.wait_for_function(FITTED, timeout=WAIT)
+    page.wait_for_function(PHONE_FITTED, timeout=WAIT)
     return tab, page
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from app.plates import registry
-from visual import MAX_DIFFERING, REFERENCES, SIZES, difference, shoot
+from visual import FRAMES, MAX_DIFFERING, REFERENCES, SIZES, difference, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -69,6 +69,5 @@ def test_threshold_catches_a_broken_layout(browser, export_plate):
 def redrawn(page) -> bytes:
     """A screenshot once Bokeh is idle and the page has painted the frames after the change."""
     page.wait_for_function("() => Bokeh.documents[0].is_idle")
-    page.evaluate("() => new Promise((done) => { let n = 5; const f = () => (--n ? requestAnimationFrame(f) : done()); "
-                  "requestAnimationFrame(f); })")
+    page.evaluate(FRAMES)
     return page.screenshot(full_page=True, animations="disabled", caret="hide")

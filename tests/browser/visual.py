@@ -39,6 +39,10 @@ MAX_DIFFERING = 0.005  # fraction of pixels allowed to differ
 STILL = "*, *::before, *::after { caret-color: transparent !important; animation: none !important; " \
         "transition: none !important; }"
 
+# A few animation frames: what a change asked for has been painted.
+FRAMES = ("() => new Promise((done) => { let n = 5; const f = () => (--n ? requestAnimationFrame(f) : done()); "
+          "requestAnimationFrame(f); })")
+
 SETTLED = r"""() => {
   if (!window.Bokeh || !Bokeh.documents || !Bokeh.documents.length || !Bokeh.documents[0].is_idle) return false;
   if (document.readyState !== "complete") return false;
@@ -62,8 +66,7 @@ def shoot(page, url: str, timeout: float = 120_000, tries: int = 6) -> bytes:
     page.wait_for_function(SETTLED, timeout=timeout, polling="raf")
     last = page.screenshot(full_page=True, animations="disabled", caret="hide")
     for _ in range(tries):  # tries=0: the first shot once the page's size is still
-        page.evaluate("() => new Promise((done) => { let n = 5; const f = () => (--n ? requestAnimationFrame(f) : done()); "
-                      "requestAnimationFrame(f); })")
+        page.evaluate(FRAMES)
         again = page.screenshot(full_page=True, animations="disabled", caret="hide")
         if again == last:
             break

@@ -20,7 +20,7 @@ import pytest
 import attention_core as ac
 from app.plates.learn.data import sources
 from app.plates.learn.state import LearnState, preset_values
-from helpers import HOLD_ANSWERS, RELEASE_ANSWERS, tab_walk, wait_synced
+from helpers import HOLD_ANSWERS, PHONE_FITTED, RELEASE_ANSWERS, tab_walk, wait_synced
 
 pytestmark = pytest.mark.browser
 WAIT = 60_000  # ms: generous, the machine may be shared
@@ -326,9 +326,7 @@ def test_served_phone(new_tab, served_url):
     tab = new_tab(**PHONE)
     page = tab.page
     open_page(page, f"{served_url}/learn", served=True)
-    # a11y.js fits the layout to the phone in a few passes after ready: wait until they are done.
-    page.wait_for_function("() => { const s = AEA11y.fit_state(Bokeh.documents[0]); return s.done === s.gen; }",
-                           timeout=WAIT)
+    page.wait_for_function(PHONE_FITTED, timeout=WAIT)
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"
     train = page.get_by_role("button", name="Train")

@@ -13,6 +13,7 @@ from bokeh.models import CustomJS, Div, InlineStyleSheet
 from app import workarounds
 from app.plates import registry
 from app.runtime.scripts import custom_js_code, library_model
+from app.shared import scenes as scene_rules
 from app.shared.state import page_param_notices
 from app.shared.theme import CSS, PAGE_CSS, page_theme_options
 
@@ -42,8 +43,19 @@ def header(plate_cls, static: bool = False) -> pn.pane.HTML:
         f"<nav class='ae-nav' aria-label='plates'>{' · '.join(links)}</nav>"
         "<div class='ae-share'><button type='button' class='ae-copy'>Copy link to this state</button>"
         "<button type='button' class='ae-copy ae-embed'>Copy embed code</button>"
-        "<span class='ae-copied' role='status'></span></div>",
+        "<span class='ae-copied' role='status'></span></div>" + scene_links(plate_cls),
     )
+
+
+def scene_links(plate_cls) -> str:
+    """The plate's scenes, each a link to it in present mode (page.js adds the state on screen
+    when one is followed, so the lecture opens where the page is)."""
+    scenes = getattr(plate_cls, "scenes", ())
+    if not scenes:
+        return ""
+    items = "".join(f"<li><a class='ae-scene-link' href='?present=1&amp;scene={s.name}' data-scene='{s.name}'>"
+                    f"{i}. {html.escape(s.title)}</a></li>" for i, s in enumerate(scenes, 1))
+    return f"<nav class='ae-scenes' aria-label='scenes for a lecture'>For a lecture: <ol>{items}</ol></nav>"
 
 
 def named_html(name: str, text: str, visible: bool = True):
@@ -72,10 +84,14 @@ def ready_script(plate, notices_model, served: bool) -> CustomJS:
     glue = getattr(plate, "glue", None) or "page.js"
     live = getattr(plate, "live", None) or "undefined"
     names = [*models, "notices"]
+    cls = type(plate)
+    scenes = {"scenes": scene_rules.spec(getattr(cls, "scenes", ())), "scene_type": scene_rules.page_options(),
+              "title": cls.title}
     call = (
         f"var L = (typeof {live} !== 'undefined') ? {live} : null;\n"
         "AEPage.init(notices.document, {served: " + ("true" if served else "false")
         + ", theme: " + json.dumps(page_theme_options()) + ", hideable: " + json.dumps(hideable_names(plate))
+        + ", " + json.dumps(scenes)[1:-1]
         + ", workarounds_off: " + json.dumps(workarounds.js_switched_off() or []) + "},"
         " (L && L.url_apply) ? function (p) { return AELink.apply_plate(a, p, L); } : null);\n"
         "if (L && L.on_ready) L.on_ready(a);"
@@ -117,9 +133,11 @@ def plate_page(slug: str, args: Mapping[str, str] | None = None, static: bool = 
     """
     cls = registry.plate_class(slug)
     plate = cls()
-    notices = (plate.state.apply_url(dict(args)) + page_param_notices(args, hideable_names(plate))) if args else []
+    scene_names = [s.name for s in getattr(cls, "scenes", ())]
+    notices = (plate.state.apply_url(dict(args)) + page_param_notices(args, hideable_names(plate), scene_names)) if args else []
     notice = notices_pane(notices)
-    parts = [header(cls, static), notice]
+    # Filled and shown by app/runtime/scenes.js on a present page: the scene's title and buttons.
+    parts = [named_html("ae-scene-bar", "", visible=False), header(cls, static), notice]
     lead = getattr(cls, "lead", "")
     if lead:
         parts.append(prose("ae-lead", lead))

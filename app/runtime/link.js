@@ -13,10 +13,11 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
   // The address bar follows the plate: `names` are the plate's URL fields, `fields()` returns
   // those that differ from their defaults. replaceState (the history does not fill up), at most
   // every 250 ms; an iframe's srcdoc or a sandbox may refuse, and the plate works without it.
-  var url_timer = null, url_pending = null;
-  function write_url(names, fields) {
+  // Each writer (`who`: the plate, the scene) has its own pending write; one flush writes them all.
+  var url_timer = null, url_pending = {};
+  function write_url(names, fields, who) {
     if (typeof window === "undefined" || !window.history) return;
-    url_pending = function () {
+    url_pending[who || "plate"] = function () {
       try {
         var params = new URLSearchParams(window.location.search);
         names.forEach(function (k) { params.delete(k); });
@@ -31,9 +32,9 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
   }
   function flush_url() {
     clearTimeout(url_timer);
-    var write = url_pending;
-    url_pending = null;
-    if (write) write();
+    var writes = url_pending;
+    url_pending = {};
+    Object.keys(writes).forEach(function (who) { writes[who](); });
   }
 
   // --- reading a link without Python (an exported page) -------------------------------------
@@ -110,16 +111,19 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
   }
 
   // app.shared.state.page_param_notices: a page setting with a value this page will not act on.
-  var PAGE_CHOICES = { embed: ["0", "1"], present: ["0", "1"], theme: ["light", "dark"] };
+  var PAGE_CHOICES = { embed: ["0", "1"], present: ["0", "1"], still: ["0", "1"], theme: ["light", "dark"] };
   var CONTROL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,39}$/;
-  // `hideable`: the names ?hide= can use on this page (app.delivery.page.hideable_names), if known.
-  function page_notices(params, hideable) {
+  // `hideable`: the names ?hide= can use on this page (app.delivery.page.hideable_names), if known;
+  // `scenes`: the names ?scene= can use (the plate's scenes), if known.
+  function page_notices(params, hideable, scenes) {
     var notices = [], seen = {};
     params.forEach(function (text, name) {
       if (seen[name]) return;
       seen[name] = true;
       if (PAGE_CHOICES[name] && PAGE_CHOICES[name].indexOf(text) < 0) {
         notices.push("ignored '" + name + "=" + short_text(text) + "': expected " + PAGE_CHOICES[name].join(" or "));
+      } else if (name === "scene" && scenes && scenes.indexOf(text) < 0) {
+        notices.push("ignored 'scene=" + short_text(text) + "': this page's scenes are " + (scenes.join(", ") || "none"));
       } else if (name === "hide") {
         var names = text.split(",").map(function (n) { return n.replace(/^[ \t]+|[ \t]+$/g, ""); });
         var bad = names.filter(function (n) { return n && !CONTROL_NAME.test(n); });

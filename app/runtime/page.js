@@ -217,18 +217,18 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     if (Object.keys(changes).length) m.setv(changes, { sync: false });
   }
 
-  function restyle_sheets(m, dark, present, T) {
+  function restyle_sheets(m, dark, present, T, sized) {
     if (!Array.isArray(m.stylesheets)) return false;
     var sheets = m.stylesheets.map(function (ss) {
       var css = typeof ss === "string" ? ss : (ss && typeof ss.css === "string" ? ss.css : null);
       if (css == null) return ss;
       if (dark) css = css_to_dark(css, T.dark_map);
-      if (present) css = css_to_present(css, T);
+      if (sized) css = css_to_present(css, T);
       return css;
     });
     if (dark) sheets.push(T.dark_css);
     if (present) sheets.push(T.present_css);
-    if (present && /(^|\.)Row$/.test(m.type || "") && T.present_row_css) sheets.push(T.present_row_css);
+    if (sized && /(^|\.)Row$/.test(m.type || "") && T.present_row_css) sheets.push(T.present_row_css);
     m.setv({ stylesheets: sheets }, { sync: false });
     return true;
   }
@@ -347,12 +347,15 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     });
   }
 
-  function apply_modes(doc, p, T) {
+  // `scene`: the page shows scenes (AEScenes), which set the type and sizes themselves; present
+  // mode then only adds its widget styles.
+  function apply_modes(doc, p, T, scene) {
     var dark = p.get("theme") === "dark", present = p.get("present") === "1";
     var html = document.documentElement;
     html.classList.toggle("ae-dark", dark);
     html.classList.toggle("ae-present", present);
     if ((!dark && !present) || !T) return;
+    var sized = present && !scene;
     var keep = data_coloured_parts(doc);
     var restyled = [], light = {};
     one_layout(doc, function () {
@@ -361,11 +364,11 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         ["text_font_size", "axis_label_text_font_size", "label_text_font_size"].forEach(function (k) {
           if (k in m) light[m.id + ":" + k] = m[k];
         });
-        restyle_model(m, dark, present, T, keep);
-        if (restyle_sheets(m, dark, present, T)) restyled.push(m);
+        restyle_model(m, dark, sized, T, keep);
+        if (restyle_sheets(m, dark, present, T, sized)) restyled.push(m);
       });
       // Embedded, the page is fitted to its frame as a whole: growing figures would only shrink it.
-      if (present && p.get("embed") !== "1") { grow_text_figures(doc, light); present_first(doc); }
+      if (sized && p.get("embed") !== "1") { grow_text_figures(doc, light); present_first(doc); }
     });
     if (typeof Bokeh === "undefined" || !Bokeh.index) return;
     restyled.forEach(function (m) {
@@ -375,7 +378,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     // The figures' boxes are known once Bokeh has laid the page out again, the text in their
     // frames once the fitted titles and legends are laid out too. An embedded page's fit makes
     // the room for that text itself, at the factors it ends with (fit_to_frame).
-    if (present && typeof requestAnimationFrame === "function") frames(2, function () {
+    if (sized && typeof requestAnimationFrame === "function") frames(2, function () {
       var embed = p.get("embed") === "1", fitted = embed && p.get("fit") !== "0";
       fit_figure_text(doc, light, T.present_min_px, embed);
       if (!embed) widen_text_boxes(doc);
@@ -546,9 +549,11 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // A stylesheet's type sizes in px become multiples of --ae-fit, a custom property of <html>
   // that reaches into every shadow root: the sheets are replaced once, and each later factor is
   // one property on <html> instead of new sheets (and a re-render) for every Div.
+  // A scene's type (AEScenes) also sets --ae-min-font: no text below it.
   function css_fitted(css) {
-    return css.replace(/font-size\s*:\s*([\d.]+)(px|pt)/g, function (m, v, unit) {
-      return "font-size: calc(" + (Math.round(parseFloat(v) * (unit === "pt" ? 4 / 3 : 1) * 10) / 10) + "px * var(--ae-fit, 1))";
+    return css.replace(/font-size\s*:\s*([\d.]+)(px|pt|rem)/g, function (m, v, unit) {
+      var size = unit === "rem" ? v + "rem" : (Math.round(parseFloat(v) * (unit === "pt" ? 4 / 3 : 1) * 10) / 10) + "px";
+      return "font-size: max(var(--ae-min-font, 0px), calc(" + size + " * var(--ae-fit, 1)))";
     });
   }
 
@@ -566,12 +571,18 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // words would pass its edge at k). As k <= ky, a figure's frame then shrinks no more than its
   // text, so text that fitted in the frame at full size still fits, up to rounding (that, and
   // text that did not fit, room_in_frames makes room for).
+  var TYPE_SPREAD = 1.2;
   var ACROSS = ["width", "frame_width", "min_width", "max_width", "min_border_left", "min_border_right"];
   var DOWN = ["height", "frame_height", "min_height", "max_height", "min_border_top", "min_border_bottom"];
-  function scale_layout(items, kx, ky, kt, base_font_px) {
-    var k = Math.min(kx, ky), kf = k * kt, restyled = [];
+  // With `type` (a scene's: {min_px, main_px, main: the models of its main numbers}) the type no
+  // longer follows the boxes: every size is the page's own times min_px / 12 (its 12 px becomes
+  // min_px), between min_px and TYPE_SPREAD times it (a slide's type is even: its titles need not
+  // shout), and main_px or more for the main numbers.
+  function scale_layout(items, kx, ky, kt, base_font_px, type) {
+    var k = Math.min(kx, ky), kf = type ? type.min_px / 12 : k * kt, restyled = [];
     items.forEach(function (it) {
       var ch = {}, legend = /Legend/.test(it.model.type || "");
+      var kxi = it.keep_shape ? k : kx, kyi = it.keep_shape ? k : ky;
       Object.keys(it.orig).forEach(function (name) {
         var v = it.orig[name];
         if (name === "margin") ch[name] = typeof v === "number" ? Math.round(v * k) : v.map(function (x) { return Math.round(x * k); });
@@ -583,20 +594,32 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
             return css == null ? ss : css_fitted(css);
           });
           restyled.push(it.model);
-        } else if (/font_size$/.test(name)) ch[name] = scaled_font(v, kf);
+        } else if (/font_size$/.test(name)) {
+          ch[name] = scaled_font(v, kf);
+          if (type) {
+            var px = px_of(ch[name]), main = type.main.has(it.model);
+            px = main ? Math.max(px, type.main_px) : Math.min(Math.max(px, type.min_px), type.min_px * TYPE_SPREAD);
+            ch[name] = rewrap(v, (Math.round(px * 10) / 10) + "px");
+          }
+        }
         else if (/^(size|line_width|x_offset|y_offset)$/.test(name)) ch[name] = rewrap(v, num(v) * k);
         else if (gap_prop(it.model, name)) ch[name] = name === "x" || name === "y" ? v * k : Math.round(v * k);
         else {
-          var f = legend ? k : ACROSS.indexOf(name) >= 0 ? kx : DOWN.indexOf(name) >= 0 ? ky : k;
+          var f = legend ? k : ACROSS.indexOf(name) >= 0 ? kxi : DOWN.indexOf(name) >= 0 ? kyi : k;
           ch[name] = Math.max(1, Math.round(v * f));
         }
       });
+      (it.reset || []).forEach(function (name) { ch[name] = null; });
+      it.reset = null;
       // Unchanged values are left out: any change re-renders a Div or a table.
       Object.keys(ch).forEach(function (name) { if (name !== "stylesheets" && same(ch[name], it.model[name])) delete ch[name]; });
       if (Object.keys(ch).length) it.model.setv(ch, { sync: false });
     });
-    document.documentElement.style.setProperty("--bokeh-font-size", (Math.round(base_font_px * kf * 10) / 10) + "px");
-    document.documentElement.style.setProperty("--ae-fit", String(Math.round(kf * 1000) / 1000));
+    var root = document.documentElement.style, base = base_font_px * kf;
+    if (type) base = Math.max(base, type.min_px);
+    root.setProperty("--bokeh-font-size", (Math.round(base * 10) / 10) + "px");
+    root.setProperty("--ae-fit", String(Math.round(kf * 1000) / 1000));
+    if (type) { root.setProperty("--ae-min-font", (Math.round(type.min_px * 10) / 10) + "px"); root.setProperty("--ae-main-font", (Math.round(type.main_px * 10) / 10) + "px"); }
     if (typeof Bokeh !== "undefined" && Bokeh.index) restyled.forEach(function (m) {
       var v = Bokeh.index.find_one(m);
       if (v && typeof v._update_stylesheets === "function") v._update_stylesheets();
@@ -618,11 +641,38 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // its frame: a plate taller than the frame's shape is widened (sizes across take kx, larger than
   // the type's k) and a wider one is lengthened (ky), so a slide's 16:9 frame is covered, not a
   // column in the middle of it. STRETCH bounds how far its figures are drawn out of shape.
+  // A scene (AEScenes) fits the same way with its type fixed: `opts.type(w, h)` gives the type for
+  // the frame ({min_px, main_px}), `opts.main()` the models of the scene's main numbers; only the
+  // boxes follow the frame, and a text box whose words pass its edge is widened instead of its type
+  // made smaller. A figure tagged "ae-keep-shape" (a plane whose angles mean something) keeps its
+  // shape. Returns {refit(), state}: refit() after a scene showed other parts.
   var STRETCH = 2.2;
   function fit_to_frame(doc, opts) {
     var html = document.documentElement;
     var base_font = parseFloat(getComputedStyle(html).getPropertyValue("--bokeh-font-size")) || 12;
     var items = fit_models(doc), kx = 1, ky = 1, kt = 1, rounds = 0, timer = null, t0 = 0, gen = 0, best = null;
+    var locked = typeof opts.type === "function", type = null;
+    items.forEach(function (it) {
+      it.keep_shape = Array.isArray(it.model.tags) && it.model.tags.indexOf("ae-keep-shape") >= 0;
+      it.base = Object.assign({}, it.orig);
+    });
+    // A scene's own sizes for its parts (`opts.sizes(w, h)`: {model id: {prop: px}}) replace the
+    // page's before the fit; a size a scene set that the next does not is given back.
+    function design() {
+      if (!opts.sizes) return;
+      var want_all = opts.sizes(html.clientWidth, html.clientHeight);
+      items.forEach(function (it) {
+        var want = want_all[it.model.id] || {};
+        (it.designed || []).forEach(function (k) { if (!(k in want) && !(k in it.base)) (it.reset = it.reset || []).push(k); });
+        it.orig = Object.assign({}, it.base, want);
+        it.designed = Object.keys(want);
+      });
+    }
+    function type_now() {
+      if (!locked) return null;
+      var t = opts.type(html.clientWidth, html.clientHeight);
+      return { min_px: t.min_px, main_px: t.main_px, main: opts.main ? opts.main() : new Set() };
+    }
     var state = { k: 1, kx: 1, ky: 1, fitted: false, settled: false };  // settled: this fit is over, fitted or not
     api.fit_state = state;
     // How far the plate reaches: the union of its fixed-size parts' boxes (the page's root is
@@ -653,9 +703,12 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         var box = v.el.getBoundingClientRect(), right = box.right;
         if (!(box.width > 0)) return;
         root.querySelectorAll("table").forEach(function (el) { right = Math.max(right, el.getBoundingClientRect().right); });
-        worst = Math.max(worst, (right - box.left) / box.width);
+        var over = (right - box.left) / box.width;
+        worst = Math.max(worst, over);
+        // A scene's type stays: the box grows to hold its words.
+        if (locked && over > 1.005 && typeof it.orig.width === "number") it.orig.width = Math.ceil(it.orig.width * over) + 2;
       });
-      return worst;
+      return locked ? 1 : worst;
     }
     // Text a figure draws in its frame that the frame, at these factors, cuts off (text_lack): the
     // figure's size before the fit grows by what lacks over its factor. Measured once the factors
@@ -702,7 +755,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       }
       rounds += 1;
       kx = nx; ky = ny; kt = nt;
-      one_layout(doc, function () { scale_layout(items, kx, ky, kt, base_font); });
+      type = type_now();
+      one_layout(doc, function () { scale_layout(items, kx, ky, kt, base_font, type); });
       settle(g);
     }
     function done(fits) {
@@ -713,9 +767,19 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     // Two frames: the first comes before the ResizeObservers that Bokeh's views react to, the
     // second after them; then the boxes are final and can be measured.
     function settle(g) { frames(2, function () { whenIdle(function () { measure(g); }); }); }
-    function start() { gen += 1; rounds = 0; best = null; kt = 1; state.fitted = false; state.settled = false; t0 = performance.now(); settle(gen); }
+    function start() {
+      gen += 1; rounds = 0; best = null; kt = 1; state.fitted = false; state.settled = false; t0 = performance.now();
+      if (locked) {  // the scene's type and sizes first: the boxes are measured with them
+        kx = ky = 1;
+        design();
+        type = type_now();
+        one_layout(doc, function () { scale_layout(items, kx, ky, kt, base_font, type); });
+      }
+      settle(gen);
+    }
     window.addEventListener("resize", function () { clearTimeout(timer); timer = setTimeout(start, 150); });
     start();
+    return { refit: start, state: state };
   }
 
   // ?embed=1 in a frame: the navigation keys that no control of the plate took go to the page
@@ -742,9 +806,12 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     if (typeof AEWorkarounds !== "undefined") AEWorkarounds.install(doc, opts.workarounds_off);
     claim_touch(doc);
     wire_copy_link(doc);
+    if (typeof AEScenes !== "undefined") AEScenes.wire_links(doc);
     var p = AELink.params();
     var html = document.documentElement;
-    apply_modes(doc, p, opts.theme);
+    var scenes = typeof AEScenes !== "undefined" && (opts.scenes || []).length > 0 &&
+      (p.get("present") === "1" || p.get("embed") === "1");
+    apply_modes(doc, p, opts.theme, scenes);
     var hide = (p.get("hide") || "").split(",").map(function (s) { return s.trim(); }).filter(Boolean).slice(0, 50);
     if (p.get("embed") === "1") {
       html.classList.add("ae-embed");
@@ -756,13 +823,14 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       if (apply_url) {
         try { notices = apply_url(p) || []; } catch (err) { notices = ["could not read the link: " + err.message]; }
       }
-      notices = notices.concat(AELink.page_notices(p, opts.hideable));
+      notices = notices.concat(AELink.page_notices(p, opts.hideable, opts.scenes ? opts.scenes.map(function (s) { return s.name; }) : undefined));
       // Shown once the plate has painted what the link changed: the notice's relayout in the
       // same task as a shrinking n made BokehJS 3.10 paint a heat map with its old colour arrays
       // (a RangeError from a DataView, found by the hostile-link run on the exported masking page).
       if (p.get("embed") !== "1") after_paint(function () { show_notices(doc, notices); });
     }
-    if (p.get("embed") === "1" && p.get("fit") !== "0" && typeof requestAnimationFrame === "function") fit_to_frame(doc, opts);
+    if (scenes && typeof requestAnimationFrame === "function") AEScenes.start(doc, opts, p);
+    else if (p.get("embed") === "1" && p.get("fit") !== "0" && typeof requestAnimationFrame === "function") fit_to_frame(doc, opts);
     if (p.get("embed") === "1") forward_keys();
   }
 
@@ -842,7 +910,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   }
 
   var api = {};
-  Object.assign(api, { init: init, copy_link: copy_link, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch,
+  Object.assign(api, { KEEPS_KEYS: KEEPS_KEYS, fit: fit_to_frame, init: init, copy_link: copy_link, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch,
     hide_models: hide_models, one_layout: one_layout, table_html: table_html, html_escape: html_escape,
     fix: fix, sci: sci, pct: pct, paren: paren });
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;

@@ -25,7 +25,7 @@ LOADER = (
 )
 
 
-RUNTIME = ("mirror.js", "link.js", "sync.js", "page.js", "a11y.js")  # app/runtime/: what every page loads
+RUNTIME = ("mirror.js", "link.js", "sync.js", "page.js", "a11y.js", "scenes.js")  # app/runtime/: what every page loads
 
 
 def js_file(name: str):
@@ -51,7 +51,7 @@ def workarounds_js() -> str:
 
 
 def library(glue: str) -> str:
-    """The runtime (mirror.js, link.js, sync.js, page.js, a11y.js), the browser-side
+    """The runtime (mirror.js, link.js, sync.js, page.js, a11y.js, scenes.js), the browser-side
     workarounds (unless AE_WORKAROUNDS=off) and one plate's glue, as one script."""
     from app import workarounds
 

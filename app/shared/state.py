@@ -17,9 +17,9 @@ import param
 
 MAX_URL_VALUE = 200  # characters; longer values are ignored unread
 # Page settings that are not a plate's state (read by app/runtime/page.js).
-PAGE_PARAMS = ("embed", "theme", "hide", "present", "plate", "workarounds")
+PAGE_PARAMS = ("embed", "theme", "hide", "present", "scene", "still", "plate", "workarounds")
 # The values page.js acts on; any other value leaves the page as it is, and says so.
-PAGE_CHOICES = {"embed": ("0", "1"), "present": ("0", "1"), "theme": ("light", "dark")}
+PAGE_CHOICES = {"embed": ("0", "1"), "present": ("0", "1"), "still": ("0", "1"), "theme": ("light", "dark")}
 CONTROL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,39}", re.ASCII)  # what ?hide= can name (fullmatch)
 # A plain decimal number; the same pattern as the browser's (app/runtime/ and app/plates/*/*.js), so a link
 # means the same thing served and exported ('nan', 'inf', '0x10', '1_000' are refused).
@@ -201,14 +201,18 @@ def whole_number(value, label: str, lo: int, hi: int) -> int:
     return int(x)
 
 
-def page_param_notices(args: Mapping[str, str], hideable: Collection[str] | None = None) -> list[str]:
+def page_param_notices(args: Mapping[str, str], hideable: Collection[str] | None = None,
+                       scenes: Collection[str] | None = None) -> list[str]:
     """A notice for each page setting whose value page.js will not act on (theme=blue, embed=yes,
-    hide=<b>, or with `hideable`, the names ?hide= can use on this page: a name not among them):
-    the page stays as it is. app/runtime/page.js's page_notices words them the same."""
+    hide=<b>, or with `hideable`, the names ?hide= can use on this page: a name not among them;
+    with `scenes`, a ?scene= that names none of them): the page stays as it is.
+    app/runtime/link.js's page_notices words them the same."""
     notices = []
     for name, text in args.items():
         if name in PAGE_CHOICES and text not in PAGE_CHOICES[name]:
             notices.append(f"ignored '{name}={_short(text)}': expected {' or '.join(PAGE_CHOICES[name])}")
+        elif name == "scene" and scenes is not None and text not in scenes:
+            notices.append(f"ignored 'scene={_short(text)}': this page's scenes are {', '.join(scenes) or 'none'}")
         elif name == "hide":
             names = [n.strip(" \t") for n in text.split(",")]  # the same trimming in JS and Python
             bad = [n for n in names if n and not CONTROL_NAME.fullmatch(n)]

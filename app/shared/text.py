@@ -1,6 +1,7 @@
 """A plate's words, kept in its package's text.md so that they can be read, edited and translated
 apart from the code: a `# Title` line, then `## Summary`, `## Lead` and `## Explanation` sections
-(Markdown; the lead may be empty)."""
+(Markdown; the lead may be empty), and `## Scenes`: one `- name: Title` line for each of the plate's
+scenes (app/shared/scenes.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import re
 from dataclasses import dataclass
 from importlib.resources import files
 
-SECTIONS = ("summary", "lead", "explanation")
+SECTIONS = ("summary", "lead", "explanation", "scenes")
+SCENE_LINE = re.compile(r"^- ([a-z0-9-]+): (.+)$")
 
 
 @dataclass(frozen=True)
@@ -17,6 +19,7 @@ class PlateText:
     summary: str
     lead: str
     explanation: str
+    scenes: dict[str, str]  # scene name -> its title
 
 
 def plate_text(package: str) -> PlateText:
@@ -34,4 +37,10 @@ def plate_text(package: str) -> PlateText:
     missing = [n for n in ("summary", "explanation") if not parts[n]]
     if missing:
         raise ValueError(f"{package}/text.md lacks the section(s) {', '.join(missing)}")
-    return PlateText(title.group(1).strip(), parts["summary"], parts["lead"] or "", parts["explanation"])
+    scenes = {}
+    for line in (parts["scenes"] or "").splitlines():
+        m = SCENE_LINE.match(line.strip())
+        if m is None:
+            raise ValueError(f"{package}/text.md '## Scenes': expected '- name: Title', got {line.strip()!r}")
+        scenes[m.group(1)] = m.group(2).strip()
+    return PlateText(title.group(1).strip(), parts["summary"], parts["lead"] or "", parts["explanation"], scenes)

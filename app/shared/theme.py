@@ -90,6 +90,19 @@ CSS = """
 :root { %(light)s; }
 html.ae-dark { %(dark)s; color-scheme: dark; }
 html.ae-present { font-size: %(root)dpx; --bokeh-font-size: %(min)dpx; }
+/* A scene (app/shared/scenes.py) sizes its type from the frame: rem sizes start from 12 px, which
+   app/runtime/scenes.js's fit turns into the slide's smallest type. */
+html.ae-scene { font-size: 12px; }
+.ae-scene-bar { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.2em 0.8em; padding: 0.1em 0.6em; }
+.ae-scene-bar .ae-scene-plate, .ae-scene-bar .ae-scene-count { color: var(--ae-muted); font-size: 1rem; }
+.ae-scene-bar h1 { font-size: 1.4rem; margin: 0; }
+.ae-scene-go { font: inherit; font-size: 1rem; color: var(--ae-accent); background: transparent; border: 1px solid var(--ae-accent); border-radius: 4px; padding: 0 0.5em; cursor: pointer; }
+.ae-scene-go:disabled { color: var(--ae-muted); border-color: var(--ae-border); cursor: default; }
+.ae-scene-go:focus-visible { outline: 3px solid var(--ae-accent); outline-offset: 2px; }
+.ae-scenes { padding: 0.2em 1em 0; font-size: 0.95rem; }
+.ae-scenes ol { display: inline; padding: 0; margin: 0; }
+.ae-scenes li { display: inline; margin-right: 0.8em; }
+.ae-scenes a { color: var(--ae-accent); }
 html, body { background: var(--ae-paper); }
 body { font-family: %(font)s; color: var(--ae-ink); margin: 0; }
 .ae-header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.4em 1.2em; padding: 0.6em 1em 0.2em; }
@@ -144,12 +157,12 @@ a { color: var(--ae-accent); }
 
 # Added to every Bokeh widget and table in presentation mode: rows tall enough for the type.
 PRESENT_MODEL_CSS = """
-:host { --font-size: %(min)dpx; --data-table-font-size: %(min)dpx; --line-height: 1.35; }
+:host { --font-size: var(--ae-min-font, %(min)dpx); --data-table-font-size: var(--ae-min-font, %(min)dpx); --line-height: 1.35; }
 /* --ae-fit: the factor an embedded page is fitted by (page.js), 1 elsewhere */
 .noUi-handle { width: calc(28px * var(--ae-fit, 1)) !important; height: calc(28px * var(--ae-fit, 1)) !important; }
-input, select, textarea, button, label, .bk-input { font-size: %(min)dpx !important; }
+input, select, textarea, button, label, .bk-input { font-size: var(--ae-min-font, %(min)dpx) !important; }
 /* sub- and superscripts, and a formula's scripts, keep the minimum too */
-sub, sup, small, math, math * { font-size: max(calc(%(min)dpx * var(--ae-fit, 1)), 1em) !important; }
+sub, sup, small, math, math * { font-size: max(var(--ae-min-font, calc(%(min)dpx * var(--ae-fit, 1))), 1em) !important; }
 """ % {"min": PRESENT_MIN_PX}
 
 # Added to every Row in presentation mode: the larger widgets and type no longer fit a

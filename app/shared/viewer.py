@@ -124,6 +124,7 @@ class PlateViewer(pn.viewable.Viewer):
     summary = ""
     lead = ""
     explanation = ""
+    scenes: tuple = ()  # its scenes for a lecture, in teaching order (app/shared/scenes.py)
     glue = ""  # the plate's browser half (app/plates/<package>/<slug>.js)
     live = ""  # the object it defines (LookupLive)
     FOLD_WAIT_MS = 150

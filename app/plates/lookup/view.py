@@ -24,10 +24,12 @@ from bokeh.plotting import figure
 
 import attention_core as ac
 from app.plates.lookup.data import READOUT_CSS, sources, table_html, texts
+from app.plates.lookup.scenes import SCENES
 from app.plates.lookup.state import (
     DK_CHOICES, KEY_NAMES, MAX_LENGTH, MIN_LENGTH, PLOT_EXTENT, VALUES, LookupState, clean_keys,
 )
 from app.shared import a11y, html_table
+from app.shared.scenes import with_titles
 from app.shared.text import plate_text
 from app.shared.theme import PALETTE, style_figure
 from app.shared.vectors import draw_query_and_keys
@@ -43,6 +45,7 @@ class LookupPlate(PlateViewer):
     glue, live = "lookup.js", "LookupLive"  # the browser half (lookup.js, beside this file)
     slug = "lookup"
     title, summary, lead, explanation = (TEXT.title, TEXT.summary, TEXT.lead, TEXT.explanation)
+    scenes = with_titles(SCENES, TEXT.scenes, __package__)
 
     # --- the view ------------------------------------------------------------------------
     def _build(self) -> None:
@@ -58,7 +61,7 @@ class LookupPlate(PlateViewer):
         p = figure(
             name="vectors", width=460, height=460, x_range=Range1d(-PLOT_EXTENT, PLOT_EXTENT),
             y_range=Range1d(-PLOT_EXTENT, PLOT_EXTENT), tools="", toolbar_location=None,
-            title="Drag the query (◆) or a key (●)",
+            title="Drag the query (◆) or a key (●)", tags=["ae-keep-shape"],
         )
         style_figure(p)
         p.xaxis.axis_label, p.yaxis.axis_label = "x", "y"

@@ -1,0 +1,166 @@
+"""Every scene of every plate reads from the back of a hall (issue 55, 1 and 2).
+
+Each plate of the registry is opened once per room, exported (no server), and steps through its
+scenes in the page (AEScenes.go); after each scene's fit:
+- nothing scrolls;
+- no text is under the room's smallest size, read from the page (the DOM's text, through Bokeh's
+  shadow roots) and from the figures (every <text> of Bokeh's own SVG drawing of each figure,
+  and the figures' models' font sizes);
+- the scene's main numbers are at the main size or more (a main figure's text in its frame, a
+  main Div's text);
+- no two texts overlap, and no figure's text is cut off by its figure or its frame;
+- every part the scene names is on screen, and no other part of the plate is.
+The rooms: a 960×540 and a 1280×720 slide frame in present mode, a present page at 1280×720
+(with its scene bar), and a 960×540 frame without present mode (type 14 px or more). Then a
+present page steps through its scenes with the presenter's keys, and the state carries over.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.plates import registry
+from app.shared import scenes as rules
+from helpers import wait_ready
+
+pytestmark = pytest.mark.browser
+
+TEXT_BOXES = (Path(__file__).parent / "text_boxes.js").read_text(encoding="utf-8")
+# (name, width, height, page settings, smallest text, main numbers) in CSS pixels
+ROOMS = [
+    ("slide-960", 960, 540, "embed=1&present=1", rules.MIN_PX, rules.MAIN_PX),
+    ("slide-1280", 1280, 720, "embed=1&present=1", rules.MIN_PX * 720 / 540, rules.MAIN_PX * 720 / 540),
+    ("present-1280", 1280, 720, "present=1", rules.MIN_PX * 720 / 540, rules.MAIN_PX * 720 / 540),
+    ("frame-960", 960, 540, "embed=1", rules.PLAIN_MIN_PX, None),
+]
+TOL = 0.5  # px: rounding of sizes and boxes
+# The font sizes of every shown figure's text, from its models (a title, axes, legends, labels,
+# text glyphs), with the figure's name: [[figure, what, px]].
+MODEL_FONTS = r"""() => {
+  const out = [];
+  const px = (v) => { const s = v && typeof v === "object" ? v.value : v; const m = /^([\d.]+)(px|pt)$/.exec(String(s || ""));
+                      return m ? parseFloat(m[1]) * (m[2] === "pt" ? 4 / 3 : 1) : null; };
+  for (const m of Bokeh.documents[0].all_models) {
+    if (m.type !== "Figure" || !m.visible) continue;
+    const v = Bokeh.index.find_one(m);
+    if (!v || !v.el.isConnected || v.el.getBoundingClientRect().width < 1) continue;
+    if (m.title && m.title.text) out.push([m.name, "title", px(m.title.text_font_size)]);
+    for (const side of ["below", "above", "left", "right"]) for (const a of m[side]) {
+      if (!a.visible) continue;
+      if ("major_label_text_font_size" in a.properties) out.push([m.name, "axis numbers", px(a.major_label_text_font_size)]);
+      if (a.axis_label) out.push([m.name, "axis name", px(a.axis_label_text_font_size)]);
+    }
+    for (const a of [].concat(m.center, m.below, m.above)) {
+      if (!a || a.visible === false) continue;
+      if (a.type === "Legend" && a.items.length) out.push([m.name, "legend", px(a.label_text_font_size)]);
+      if (a.type === "LabelSet" || a.type === "Label") out.push([m.name, a.type, px(a.text_font_size)]);
+    }
+    for (const r of m.renderers) if (r.visible && r.glyph && "text_font_size" in r.glyph.properties) out.push([m.name, "text", px(r.glyph.text_font_size)]);
+  }
+  return out.filter((x) => x[2] != null);
+}"""
+# Which of the plate's parts are on screen: {name: shown}.
+PARTS_SHOWN = r"""(names) => {
+  const out = {};
+  for (const name of names) {
+    const ms = Bokeh.documents[0].all_models.filter ? [] : [];
+    let shown = false;
+    for (const m of Bokeh.documents[0].all_models) {
+      if (m.name !== name) continue;
+      const v = Bokeh.index.find_one(m);
+      const r = v && v.el && v.el.isConnected ? v.el.getBoundingClientRect() : null;
+      if (m.visible !== false && r && r.width > 0 && r.height > 0) shown = true;
+    }
+    out[name] = shown;
+  }
+  return out;
+}"""
+SETTLED = "(i) => window.AEScenes && AEScenes.current() && AEScenes.current().index === i && AEPage.fit_state && AEPage.fit_state.settled"
+
+
+def overlaps(texts: list[dict]) -> list[str]:
+    out = []
+    for a_i, a in enumerate(texts):
+        for b in texts[a_i + 1:]:
+            if a["id"] == b["id"]:
+                continue
+            (l1, t1, r1, b1), (l2, t2, r2, b2) = a["box"], b["box"]
+            w, h = min(r1, r2) - max(l1, l2), min(b1, b2) - max(t1, t2)
+            if w > 1.5 and h > 1.5:  # more than rounding
+                out.append(f"'{a['text'][:30]}' ({a['where']}) and '{b['text'][:30]}' ({b['where']}) by {w:.0f}×{h:.0f} px")
+    return out
+
+
+def cut(texts: list[dict], width: int, height: int) -> list[str]:
+    out = []
+    for t in texts:
+        left, top, right, bottom = t["box"]
+        clip = t["clip"] or [0, 0, width, height]
+        # A text's box is its line's (the font's ascent to descent), which passes the letters' ink by
+        # up to about a sixth of the size above and below; across, a pixel or two.
+        down = max(2.0, 0.16 * t["px"])
+        if left < clip[0] - 2 or top < clip[1] - down or right > clip[2] + 2 or bottom > clip[3] + down:
+            out.append(f"'{t['text'][:30]}' ({t['where']}) at {t['box']} outside {clip}")
+    return out
+
+
+def check_scene(page, slug: str, scene, room) -> list[str]:
+    name, width, height, _, min_px, main_px = room
+    problems = []
+    where = f"{slug} scene '{scene.name}' in {name}"
+    scroll = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+    if scroll[0] > width or scroll[1] > height:
+        problems.append(f"{where}: the page scrolls ({scroll[0]}×{scroll[1]} in {width}×{height})")
+    found = page.evaluate(TEXT_BOXES)
+    texts = found["texts"]
+    small = sorted({(round(t["px"], 1), t["text"][:30], t["where"]) for t in texts if t["px"] < min_px - TOL})
+    if small:
+        problems.append(f"{where}: text under {min_px:.1f} px: {small[:6]}")
+    fonts = page.evaluate(MODEL_FONTS)
+    small_models = [f for f in fonts if f[2] < min_px - TOL]
+    if small_models:
+        problems.append(f"{where}: figure models with type under {min_px:.1f} px: {small_models[:6]}")
+    if main_px is not None:
+        for part in scene.main:
+            mine = [t for t in texts if t.get("part") == part and (t["kind"] == "dom" or t.get("in_frame"))]
+            if not mine:
+                problems.append(f"{where}: main part '{part}' shows no text")
+            low = sorted({(round(t["px"], 1), t["text"][:20]) for t in mine if t["px"] < main_px - TOL})
+            if low:
+                problems.append(f"{where}: main numbers of '{part}' under {main_px:.1f} px: {low[:6]}")
+    over = overlaps(texts)
+    if over:
+        problems.append(f"{where}: texts overlap: {over[:6]}")
+    cuts = cut(texts, width, height)
+    if cuts:
+        problems.append(f"{where}: text cut off: {cuts[:6]}")
+    shown = page.evaluate(PARTS_SHOWN, list(scene.parts))
+    missing = [p for p, on in shown.items() if not on]
+    if missing:
+        problems.append(f"{where}: parts not on screen: {missing}")
+    return problems
+
+
+PLATES = [s for s in registry.slugs()]
+
+
+@pytest.mark.parametrize("room", ROOMS, ids=[r[0] for r in ROOMS])
+@pytest.mark.parametrize("slug", PLATES)
+def test_every_scene_reads_in_the_room(new_tab, exports, slug, room):
+    scenes = registry.plate_class(slug).scenes
+    assert len(scenes) >= 2, f"{slug} declares {len(scenes)} scene(s); a plate has two or more"
+    name, width, height, settings, _, _ = room
+    tab = new_tab(viewport={"width": width, "height": height})
+    page = tab.page
+    page.goto((exports("on") / f"{slug}.html").as_uri() + "?" + settings)
+    wait_ready(page)
+    problems = []
+    for i, scene in enumerate(scenes):
+        if i:
+            page.evaluate("(i) => AEScenes.go(i)", i)
+        page.wait_for_function(SETTLED, arg=i, timeout=20_000)
+        problems += check_scene(page, slug, scene, room)
+    tab.assert_no_errors()
+    assert not problems, "\n".join(problems)

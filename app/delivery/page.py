@@ -181,9 +181,12 @@ def index_page(static: bool = False, args: Mapping[str, str] | None = None):
     for i, slug in enumerate(registry.slugs(), 1):
         cls = registry.plate_class(slug)
         img = f"<img src='{'assets/' if static else '/assets/'}screenshots/{slug}.png' alt='' loading='lazy'>"
+        scenes = " · ".join(f"<a href='{href(slug, static)}?present=1&amp;scene={s.name}'>{html.escape(s.title)}</a>"
+                            for s in getattr(cls, "scenes", ()))
         cards.append(
-            f"<a class='ae-card' href='{href(slug, static)}'>{img}<h2>{i}. {html.escape(cls.title)}</h2>"
+            f"<div class='ae-card-box'><a class='ae-card' href='{href(slug, static)}'>{img}<h2>{i}. {html.escape(cls.title)}</h2>"
             f"<p>{html.escape(cls.summary)}</p></a>"
+            + (f"<p class='ae-card-scenes'>For a lecture: {scenes}</p>" if scenes else "") + "</div>"
         )
     page = pn.Column(
         named_html(

@@ -54,9 +54,13 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       if (btn) copy_link(root, btn.classList.contains("ae-embed"));
     });
   }
+  // A frame that reads on a projector: the scene on screen (on the plate's page, its first), in
+  // present mode, 16:9.
   function embed_code(href, title) {
     var url = new URL(href);
     url.searchParams.set("embed", "1");
+    var scene = typeof AEScenes !== "undefined" ? AEScenes.on_screen() : null;
+    if (scene) { url.searchParams.set("present", "1"); url.searchParams.set("scene", scene); }
     return "<iframe src=\"" + html_escape(url.href) + "\" title=\"" + html_escape(title) +
       "\" width=\"960\" height=\"540\" style=\"border: 0; max-width: 100%\" loading=\"lazy\"></iframe>";
   }
@@ -829,8 +833,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       // (a RangeError from a DataView, found by the hostile-link run on the exported masking page).
       if (p.get("embed") !== "1") after_paint(function () { show_notices(doc, notices); });
     }
-    if (scenes && typeof requestAnimationFrame === "function") AEScenes.start(doc, opts, p);
-    else if (p.get("embed") === "1" && p.get("fit") !== "0" && typeof requestAnimationFrame === "function") fit_to_frame(doc, opts);
+    var shown = typeof AEScenes !== "undefined" && typeof requestAnimationFrame === "function" && AEScenes.start(doc, opts, p);
+    if (!shown && p.get("embed") === "1" && p.get("fit") !== "0" && typeof requestAnimationFrame === "function") fit_to_frame(doc, opts);
     if (p.get("embed") === "1") forward_keys();
   }
 

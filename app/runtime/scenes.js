@@ -9,7 +9,8 @@
 // plate's state is the same in every scene: a scene only chooses what is shown.
 var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (function () {
   "use strict";
-  var S = null;  // this page's scenes (one plate per page)
+  var S = null;  // this page's scenes while it shows them (one plate per page)
+  var NAMES = [];  // the plate's scenes' names, on every page of it
 
   function named_parts(doc) {  // laid-out models with a name: figures, widgets, Divs, layouts
     var out = {};
@@ -124,6 +125,7 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
       "<span class='ae-scene-count'>" + (S.i + 1) + " / " + n + "</span>" +
       "<button type='button' class='ae-scene-go' data-go='-1' aria-label='Previous scene'" + (S.i === 0 ? " disabled" : "") + ">◀</button>" +
       "<button type='button' class='ae-scene-go' data-go='1' aria-label='Next scene'" + (S.i === n - 1 ? " disabled" : "") + ">▶</button>" +
+      "<button type='button' class='ae-copy ae-embed'>Copy embed code</button><span class='ae-copied' role='status'></span>" +
       "</nav>";
     S.bar.setv({ text: html, visible: true }, { sync: false });
   }
@@ -133,8 +135,10 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
     if (!root || root.__ae_scenes) return;
     root.__ae_scenes = true;
     root.addEventListener("click", function (ev) {
-      var b = ev.target && ev.target.closest ? ev.target.closest(".ae-scene-go") : null;
-      if (b) go(S.i + Number(b.getAttribute("data-go")));
+      var b = ev.target && ev.target.closest ? ev.target.closest(".ae-scene-go, .ae-copy") : null;
+      if (!b) return;
+      if (b.classList.contains("ae-copy")) AEPage.copy_link(root, true);
+      else go(S.i + Number(b.getAttribute("data-go")));
     });
   }
 
@@ -198,6 +202,7 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
   // `p`: the link's parameters. Returns whether the page shows scenes.
   function start(doc, opts, p) {
     var list = opts.scenes || [], present = p.get("present") === "1", embed = p.get("embed") === "1";
+    NAMES = list.map(function (s) { return s.name; });
     if (!list.length || !(present || embed)) return false;
     var want = p.get("scene"), i = 0;
     list.forEach(function (s, k) { if (s.name === want) i = k; });
@@ -236,9 +241,12 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
     });
   }
 
+  // The scene a frame copied from this page shows: the one on screen, else the plate's first.
+  function on_screen() { return S ? S.list[S.i].name : (NAMES[0] || null); }
+
   function current() { return S ? { name: S.list[S.i].name, index: S.i, count: S.list.length } : null; }
 
-  var api = { start: start, go: go, current: current, wire_links: wire_links };
+  var api = { start: start, go: go, current: current, on_screen: on_screen, wire_links: wire_links };
   if (typeof globalThis !== "undefined") globalThis.AEScenes = api;
   return api;
 })();

@@ -120,7 +120,10 @@ body { font-family: %(font)s; color: var(--ae-ink); margin: 0; }
 .ae-sub { color: var(--ae-muted); font-size: 0.95rem; }
 .ae-notice { color: var(--ae-notice-ink); background: var(--ae-notice-bg); border: 1px solid var(--ae-notice-border); border-radius: 4px; padding: 0.2em 0.6em; font-size: 0.9rem; }
 .ae-cards { display: flex; flex-wrap: wrap; gap: 1em; padding: 1em; }
-.ae-card { width: 300px; border: 1px solid var(--ae-border); border-radius: 8px; padding: 0.8em; text-decoration: none; color: inherit; background: var(--ae-paper); }
+.ae-card-box { width: 300px; display: flex; flex-direction: column; gap: 0.3em; }
+.ae-card-scenes { margin: 0; font-size: 0.9rem; color: var(--ae-muted); line-height: 1.5; }
+.ae-card-scenes a { color: var(--ae-accent); }
+.ae-card { box-sizing: border-box; width: 100%%; border: 1px solid var(--ae-border); border-radius: 8px; padding: 0.8em; text-decoration: none; color: inherit; background: var(--ae-paper); }
 .ae-card:hover, .ae-card:focus { border-color: var(--ae-accent); outline: 2px solid var(--ae-accent); }
 .ae-card img { width: 100%%; border-radius: 4px; border: 1px solid var(--ae-border); }
 .ae-card h2 { font-size: 1.15rem; margin: 0.3em 0; }

@@ -23,7 +23,7 @@ import pytest
 
 from app.plates import registry
 from app.shared import scenes as rules
-from helpers import wait_ready
+from helpers import angle_slider_handle, assert_matches_core, core_state, read_state
 
 pytestmark = pytest.mark.browser
 
@@ -155,7 +155,6 @@ def test_every_scene_reads_in_the_room(new_tab, exports, slug, room):
     tab = new_tab(viewport={"width": width, "height": height})
     page = tab.page
     page.goto((exports("on") / f"{slug}.html").as_uri() + "?" + settings)
-    wait_ready(page)
     problems = []
     for i, scene in enumerate(scenes):
         if i:
@@ -164,3 +163,75 @@ def test_every_scene_reads_in_the_room(new_tab, exports, slug, room):
         problems += check_scene(page, slug, scene, room)
     tab.assert_no_errors()
     assert not problems, "\n".join(problems)
+
+
+# Takes the focus out of whatever has it, through the shadow roots it sits in.
+BLUR = """() => { let a = document.activeElement; const chain = [];
+  while (a) { chain.push(a); a = a.shadowRoot ? a.shadowRoot.activeElement : null; }
+  chain.reverse().forEach((e) => e.blur()); }"""
+
+
+def scene_now(page) -> dict:
+    return page.evaluate("() => AEScenes.current()")
+
+
+def test_present_page_steps_through_the_scenes_with_the_presenters_keys(new_tab, exports):
+    """PageDown / PageUp (a clicker), the arrow keys, Home and End step through the scenes when no
+    control has the focus; a focused slider keeps its arrow keys; the bar's buttons step too; the
+    address follows the scene; what the student set in one scene is the state of the next."""
+    scenes = registry.plate_class("lookup").scenes
+    tab = new_tab(viewport={"width": 1280, "height": 720})
+    page = tab.page
+    page.goto((exports("on") / "lookup.html").as_uri() + "?present=1")
+    page.wait_for_function(SETTLED, arg=0, timeout=20_000)
+    handle = angle_slider_handle(page)
+    handle.focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")  # the slider's own key, not the presenter's
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('angle').value === 45")
+    assert scene_now(page)["index"] == 0
+    page.evaluate(BLUR)  # the presenter's keys are the page's again
+    page.keyboard.press("PageDown")
+    page.wait_for_function(SETTLED, arg=1, timeout=20_000)
+    page.wait_for_function(f"() => new URLSearchParams(window.location.search).get('scene') === '{scenes[1].name}'")
+    st = read_state(page)
+    assert st["angle"] == 45
+    assert_matches_core(st, core_state(angle=45.0))
+    for key, want in (("ArrowRight", 2), ("ArrowDown", 3), ("PageUp", 2), ("End", len(scenes) - 1),
+                      ("PageDown", len(scenes) - 1), ("Home", 0), ("ArrowLeft", 0)):
+        page.keyboard.press(key)
+        page.wait_for_function(SETTLED, arg=want, timeout=20_000)
+    page.get_by_role("button", name="Next scene").click()
+    page.wait_for_function(SETTLED, arg=1, timeout=20_000)
+    page.get_by_role("button", name="Previous scene").click()
+    page.wait_for_function(SETTLED, arg=0, timeout=20_000)
+    page.wait_for_function(f"() => new URLSearchParams(window.location.search).get('scene') === '{scenes[0].name}'")
+    tab.assert_no_errors()
+
+
+def test_embedded_frame_leaves_the_keys_to_the_deck(new_tab, exports):
+    """In an embedded scene PageDown is not the page's: the scene stays, the key goes to the deck."""
+    tab = new_tab(viewport={"width": 960, "height": 540})
+    page = tab.page
+    page.goto((exports("on") / "lookup.html").as_uri() + "?present=1&embed=1&scene=output")
+    page.wait_for_function(SETTLED, arg=1, timeout=20_000)
+    page.keyboard.press("PageDown")
+    page.keyboard.press("ArrowRight")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert scene_now(page)["name"] == "output"
+    tab.assert_no_errors()
+
+
+def test_copy_embed_code_gives_the_scene_on_screen_in_present_mode(new_tab, exports):
+    tab = new_tab(viewport={"width": 1280, "height": 720})
+    tab.page.add_init_script("navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));")
+    page = tab.page
+    page.goto((exports("on") / "lookup.html").as_uri() + "?present=1&scene=width&angle=90")
+    page.wait_for_function(SETTLED, arg=3, timeout=20_000)
+    page.get_by_role("button", name="Copy embed code").click()
+    field = page.get_by_role("textbox", name="Embed code for this state (copy it)")
+    code = field.input_value()
+    assert 'width="960" height="540"' in code, code
+    for part in ("embed=1", "present=1", "scene=width", "angle=90"):
+        assert part in code, (part, code)
+    tab.assert_no_errors()

@@ -86,7 +86,7 @@ def ready_script(plate, notices_model, served: bool) -> CustomJS:
     names = [*models, "notices"]
     cls = type(plate)
     scenes = {"scenes": scene_rules.spec(getattr(cls, "scenes", ())), "scene_type": scene_rules.page_options(),
-              "title": cls.title}
+              "title": cls.title, "still": getattr(cls, "still", {})}
     call = (
         f"var L = (typeof {live} !== 'undefined') ? {live} : null;\n"
         "AEPage.init(notices.document, {served: " + ("true" if served else "false")

@@ -833,6 +833,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       // (a RangeError from a DataView, found by the hostile-link run on the exported masking page).
       if (p.get("embed") !== "1") after_paint(function () { show_notices(doc, notices); });
     }
+    if (p.get("still") === "1" && typeof AEScenes !== "undefined") AEScenes.still(doc, opts.still);
     var shown = typeof AEScenes !== "undefined" && typeof requestAnimationFrame === "function" && AEScenes.start(doc, opts, p);
     if (!shown && p.get("embed") === "1" && p.get("fit") !== "0" && typeof requestAnimationFrame === "function") fit_to_frame(doc, opts);
     if (p.get("embed") === "1") forward_keys();

@@ -11,6 +11,7 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
   "use strict";
   var S = null;  // this page's scenes while it shows them (one plate per page)
   var NAMES = [];  // the plate's scenes' names, on every page of it
+  var STILL_HIDDEN = [];  // the controls a still picture leaves out (still())
 
   function named_parts(doc) {  // laid-out models with a name: figures, widgets, Divs, layouts
     var out = {};
@@ -166,7 +167,7 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
   // The scene's parts at their share of the frame (the scene's `sizes`), in pixels by model id. A
   // figure's share holds its axes and title too; one that keeps its shape gets a square frame, its
   // axes' room estimated from the type (the fit corrects the estimate).
-  var GAP = 10;  // a part's margins
+  var GAP = 24;  // room between two parts (their margins, and air between a title and the next)
   function sizes(w, h, type) {
     var scene = S.list[S.i], parts = named_parts(S.doc), out = {};
     var bar_el = S.bar && S.bar.visible && Bokeh.index.find_one(S.bar);
@@ -209,7 +210,7 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
     S = { doc: doc, list: list, i: i, present: present, embed: embed, own: new Map(), setting: false,
           title: opts.title || "", bar: doc.get_model_by_name("ae-scene-bar"),
           keep: present && !embed ? ["ae-scene-bar", "ae-notices"] : [],
-          user_hidden: (p.get("hide") || "").split(",").map(function (s) { return s.trim(); }).filter(Boolean),
+          user_hidden: (p.get("hide") || "").split(",").map(function (s) { return s.trim(); }).filter(Boolean).concat(STILL_HIDDEN),
           main: new Set(), fit: null,
           parts: new Set(opts.hideable || []) };  // the plate's parts and the page's (Python's hideable_names)
     document.documentElement.classList.add("ae-scene");
@@ -241,12 +242,33 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
     });
   }
 
+  // ?still=1, a picture for a slide or a handout (`attention-explorable figure`): nothing in it can
+  // be operated, so its controls go, and the words that ask a hand to act (a figure's "Drag the
+  // query…", "tap to flip") give way to the plate's still words (`still`: {part's name: words for a
+  // figure's title, an axis's label or a Div's text; null hides the part}).
+  var CONTROL = /(^|\.)(Slider|RangeSlider|RadioButtonGroup|CheckboxGroup|RadioGroup|CheckboxButtonGroup|Button|Toggle|Select|TextInput|TextAreaInput|Spinner|NumericInput|MultiChoice|MultiSelect)$/;
+  function still(doc, words) {
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (!CONTROL.test(m.type || "") || !("visible" in m.properties)) return;
+      if (m.name) STILL_HIDDEN.push(m.name);
+      m.setv({ visible: false }, { sync: false });
+    });
+    Object.keys(words || {}).forEach(function (name) {
+      var m = doc.get_model_by_name(name), w = words[name];
+      if (!m) return;
+      if (w === null) { STILL_HIDDEN.push(name); m.setv({ visible: false }, { sync: false }); }
+      else if (m.title && typeof m.title === "object" && "text" in m.title.properties) m.title.setv({ text: w }, { sync: false });
+      else if ("axis_label" in m.properties) m.setv({ axis_label: w }, { sync: false });
+      else if ("text" in m.properties) m.setv({ text: w }, { sync: false });
+    });
+  }
+
   // The scene a frame copied from this page shows: the one on screen, else the plate's first.
   function on_screen() { return S ? S.list[S.i].name : (NAMES[0] || null); }
 
   function current() { return S ? { name: S.list[S.i].name, index: S.i, count: S.list.length } : null; }
 
-  var api = { start: start, go: go, current: current, on_screen: on_screen, wire_links: wire_links };
+  var api = { start: start, go: go, current: current, on_screen: on_screen, wire_links: wire_links, still: still };
   if (typeof globalThis !== "undefined") globalThis.AEScenes = api;
   return api;
 })();

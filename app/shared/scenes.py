@@ -7,6 +7,9 @@ two, the control that moves them, the numbers that matter) and which of those ca
 numbers. Their titles are words, kept with the plate's other words in its text.md
 (`## Scenes`: one `- name: Title` line each).
 
+A plate may also give `STILL` words: for a still picture (`?still=1`, the figure command) the
+words of a part that ask a hand to act ("Drag the query…") are replaced by these, and controls go.
+
 `?scene=NAME` in a link selects one. With `?present=1` the page shows one scene at a time,
 filling the screen, and the presenter's keys step through them (app/runtime/scenes.js); with
 `?embed=1` a frame shows one scene (the first unless the link names another). The plate's

@@ -125,6 +125,7 @@ class PlateViewer(pn.viewable.Viewer):
     lead = ""
     explanation = ""
     scenes: tuple = ()  # its scenes for a lecture, in teaching order (app/shared/scenes.py)
+    still: dict = {}  # words for a still picture, in place of those that ask a hand to act (scenes.STILL)
     glue = ""  # the plate's browser half (app/plates/<package>/<slug>.js)
     live = ""  # the object it defines (LookupLive)
     FOLD_WAIT_MS = 150

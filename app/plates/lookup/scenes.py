@@ -2,6 +2,9 @@
 
 from app.shared.scenes import Scene
 
+# A still picture's words where the page's ask a hand to act (?still=1, `attention-explorable figure`).
+STILL = {"vectors": "The query (◆) and the keys (●)"}
+
 SCENES = (
     Scene("turn", parts=("vectors", "bars", "angle"), main=("bars",),
           sizes={"vectors": (0.48, 1), "bars": (0.5, 0.78), "angle": (0.5, None)}),

@@ -24,7 +24,7 @@ from bokeh.plotting import figure
 
 import attention_core as ac
 from app.plates.lookup.data import READOUT_CSS, sources, table_html, texts
-from app.plates.lookup.scenes import SCENES
+from app.plates.lookup.scenes import SCENES, STILL
 from app.plates.lookup.state import (
     DK_CHOICES, KEY_NAMES, MAX_LENGTH, MIN_LENGTH, PLOT_EXTENT, VALUES, LookupState, clean_keys,
 )
@@ -45,7 +45,7 @@ class LookupPlate(PlateViewer):
     glue, live = "lookup.js", "LookupLive"  # the browser half (lookup.js, beside this file)
     slug = "lookup"
     title, summary, lead, explanation = (TEXT.title, TEXT.summary, TEXT.lead, TEXT.explanation)
-    scenes = with_titles(SCENES, TEXT.scenes, __package__)
+    scenes, still = with_titles(SCENES, TEXT.scenes, __package__), STILL
 
     # --- the view ------------------------------------------------------------------------
     def _build(self) -> None:

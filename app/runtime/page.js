@@ -582,8 +582,10 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // longer follows the boxes: every size is the page's own times min_px / 12 (its 12 px becomes
   // min_px), between min_px and TYPE_SPREAD times it (a slide's type is even: its titles need not
   // shout), and main_px or more for the main numbers.
+  // A scene's marks (markers, lines, offsets, ticks) grow with its frame as its type does (`unit`).
   function scale_layout(items, kx, ky, kt, base_font_px, type) {
     var k = Math.min(kx, ky), kf = type ? type.min_px / 12 : k * kt, restyled = [];
+    var kg = type ? k * (type.unit || 1) : k;
     items.forEach(function (it) {
       var ch = {}, legend = /Legend/.test(it.model.type || "");
       var kxi = it.keep_shape ? k : kx, kyi = it.keep_shape ? k : ky;
@@ -606,8 +608,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
             ch[name] = rewrap(v, (Math.round(px * 10) / 10) + "px");
           }
         }
-        else if (/^(size|line_width|x_offset|y_offset)$/.test(name)) ch[name] = rewrap(v, num(v) * k);
-        else if (gap_prop(it.model, name)) ch[name] = name === "x" || name === "y" ? v * k : Math.round(v * k);
+        else if (/^(size|line_width|x_offset|y_offset)$/.test(name)) ch[name] = rewrap(v, num(v) * kg);
+        else if (gap_prop(it.model, name)) ch[name] = name === "x" || name === "y" ? v * kg : Math.round(v * kg);
         else {
           var f = legend ? k : ACROSS.indexOf(name) >= 0 ? kxi : DOWN.indexOf(name) >= 0 ? kyi : k;
           ch[name] = Math.max(1, Math.round(v * f));
@@ -675,7 +677,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     function type_now() {
       if (!locked) return null;
       var t = opts.type(html.clientWidth, html.clientHeight);
-      return { min_px: t.min_px, main_px: t.main_px, main: opts.main ? opts.main() : new Set() };
+      return { min_px: t.min_px, main_px: t.main_px, unit: t.unit, main: opts.main ? opts.main() : new Set() };
     }
     var state = { k: 1, kx: 1, ky: 1, fitted: false, settled: false };  // settled: this fit is over, fitted or not
     api.fit_state = state;

@@ -196,7 +196,9 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
   function type_for(w, h, opts) {
     var u = Math.min(h / opts.slide[1], w / opts.slide[0]);
     var min = S.present ? opts.min_px : opts.plain_min_px;
-    return { min_px: Math.max(min * Math.max(u, 0), opts.plain_min_px), main_px: Math.max(opts.main_px * u, opts.main_px * opts.plain_min_px / opts.min_px) };
+    var min_px = Math.max(min * Math.max(u, 0), opts.plain_min_px);
+    return { min_px: min_px, main_px: Math.max(opts.main_px * u, opts.main_px * opts.plain_min_px / opts.min_px),
+             unit: min_px / opts.min_px };
   }
 
   // `opts.scenes`: the plate's scenes (scenes.py's spec); `opts.scene_type`: its type rules;

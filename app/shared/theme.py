@@ -162,7 +162,9 @@ a { color: var(--ae-accent); }
 PRESENT_MODEL_CSS = """
 :host { --font-size: var(--ae-min-font, %(min)dpx); --data-table-font-size: var(--ae-min-font, %(min)dpx); --line-height: 1.35; }
 /* --ae-fit: the factor an embedded page is fitted by (page.js), 1 elsewhere */
-.noUi-handle { width: calc(28px * var(--ae-fit, 1)) !important; height: calc(28px * var(--ae-fit, 1)) !important; }
+/* a handle as large as the type, centred on its track */
+.noUi-horizontal .noUi-handle { width: calc(var(--ae-min-font, %(min)dpx) * 1.2) !important; height: calc(var(--ae-min-font, %(min)dpx) * 1.2) !important;
+  top: calc(50%% - var(--ae-min-font, %(min)dpx) * 0.6) !important; right: calc(var(--ae-min-font, %(min)dpx) * -0.6) !important; }
 input, select, textarea, button, label, .bk-input { font-size: var(--ae-min-font, %(min)dpx) !important; }
 /* sub- and superscripts, and a formula's scripts, keep the minimum too */
 sub, sup, small, math, math * { font-size: max(var(--ae-min-font, calc(%(min)dpx * var(--ae-fit, 1))), 1em) !important; }

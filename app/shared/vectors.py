@@ -25,23 +25,25 @@ def draw_query_and_keys(fig, keys_src, query_src, size: float = 1.0) -> None:
                              line_color=color, line_width=px(width)))
         fig.scatter("x", "y", source=src, size=px(dot), marker=marker, fill_color=color,
                     line_color="white", line_width=2)
-    fig.add_layout(LabelSet(x="x", y="y", text="name", source=keys_src, text_font_size=f"{px(12)}pt",
-                            text_color=PALETTE["keys"], text_font_style="bold", **outward(px(14))))
-    fig.add_layout(LabelSet(x="x", y="y", text={"value": "q"}, source=query_src, text_font_size=f"{px(13)}pt",
-                            text_color=PALETTE["query"], text_font_style="bold", **outward(px(16))))
+    span = getattr(fig.x_range, "end", 2.0) - getattr(fig.x_range, "start", 0.0)
+    fig.add_layout(LabelSet(text="name", source=keys_src, text_font_size=f"{px(12)}pt",
+                            text_color=PALETTE["keys"], text_font_style="bold", **outward(0.03 * span)))
+    fig.add_layout(LabelSet(text={"value": "q"}, source=query_src, text_font_size=f"{px(13)}pt",
+                            text_color=PALETTE["query"], text_font_style="bold", **outward(0.035 * span)))
 
 
-def outward(gap: int) -> dict:
-    """A label's place beyond its arrow's tip, along the arrow: `gap` pixels out from the tip, and
-    the text's near edge there (its left edge for an arrow that points right, its bottom for one
-    that points up...), so that no label lies across its own arrow or on its head, at any type
-    size. Computed in the browser from each point's direction as the points move (a drag)."""
+def outward(gap: float) -> dict:
+    """A label's place beyond its arrow's tip, along the arrow: `gap` data units out from the tip
+    (so the room grows with the figure, as its markers do), with the text's near edge there (its
+    left edge for an arrow that points right, its bottom for one that points up...), so that no
+    label lies across its own arrow or on its head, at any type size. Computed in the browser from
+    each point's direction as the points move (a drag)."""
     def js(body: str) -> dict:
         code = ("const {x, y} = this.data;\n"
                 "return Array.from(x, (xi, i) => { const a = Math.atan2(y[i], xi), c = Math.cos(a), s = Math.sin(a);"
                 f" {body} }});")
         return expr(CustomJSExpr(args={"gap": gap}, code=code))
 
-    return {"x_offset": js("return gap * c;"), "y_offset": js("return gap * s;"),
+    return {"x": js("return xi + gap * c;"), "y": js("return y[i] + gap * s;"),
             "text_align": js("return c > 0.38 ? 'left' : c < -0.38 ? 'right' : 'center';"),
             "text_baseline": js("return s > 0.38 ? 'bottom' : s < -0.38 ? 'top' : 'middle';")}

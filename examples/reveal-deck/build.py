@@ -2,7 +2,8 @@
 
     .venv/bin/python examples/reveal-deck/build.py OUTDIR [--site EXPORTED_SITE]
 
-OUTDIR/index.html  the deck (deck.html beside this file)
+OUTDIR/index.html  the deck: deck.html beside this file, with one slide for every scene of every
+                   plate (app/delivery/deck.py) where it marks them
 OUTDIR/reveal/     reveal.js's dist/ files, from node_modules (the version pinned in package-lock.json)
 OUTDIR/explorable/ the static site of `attention-explorable export --site` (or a copy of
                    EXPORTED_SITE, a folder that command already wrote)
@@ -63,8 +64,22 @@ def build(outdir: Path, site: Path | None = None) -> Path:
         shutil.copytree(site, explorable)
     else:
         subprocess.run([sys.executable, "-m", "app", "export", str(explorable), "--site"], cwd=REPO, check=True)
-    shutil.copyfile(HERE / "deck.html", outdir / "index.html")
+    (outdir / "index.html").write_text(deck_html(), encoding="utf-8")
     return outdir / "index.html"
+
+
+MARK = "<!-- scenes -->"
+
+
+def deck_html() -> str:
+    """deck.html with a slide for every scene of every plate where it is marked (app/delivery/deck.py)."""
+    sys.path.insert(0, str(REPO))
+    from app.delivery.deck import reveal_sections
+
+    page = (HERE / "deck.html").read_text(encoding="utf-8")
+    if page.count(MARK) != 1:
+        sys.exit(f"build.py: deck.html must mark once where the plates' slides go with {MARK}")
+    return page.replace(MARK, reveal_sections().strip(), 1)
 
 
 def main(argv: list[str] | None = None) -> None:

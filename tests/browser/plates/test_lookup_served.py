@@ -99,7 +99,7 @@ def test_drag_query_updates_live_then_python_agrees(tab, served_url):
     ws = wait_synced(page, sent_before=sent)
     assert not ws["errors"], ws["errors"]
     st = read_state(page)
-    assert st["tags"] == [], "the plot is still marked busy after the gesture ended"
+    assert "busy" not in st["tags"], "the plot is still marked busy after the gesture ended"
     x, y = st["query"]["x"][0], st["query"]["y"][0]
     assert math.hypot(x - 0.0, y - 3.0) < 0.05, (x, y)
     assert_matches_core(st, core_from_query(x, y))

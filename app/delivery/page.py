@@ -43,17 +43,18 @@ def header(plate_cls, static: bool = False) -> pn.pane.HTML:
         f"<nav class='ae-nav' aria-label='plates'>{' · '.join(links)}</nav>"
         "<div class='ae-share'><button type='button' class='ae-copy'>Copy link to this state</button>"
         "<button type='button' class='ae-copy ae-embed'>Copy embed code</button>"
-        "<span class='ae-copied' role='status'></span></div>" + scene_links(plate_cls),
+        "<span class='ae-copied' role='status'></span></div>" + scene_links(plate_cls, static),
     )
 
 
-def scene_links(plate_cls) -> str:
+def scene_links(plate_cls, static: bool = False) -> str:
     """The plate's scenes, each a link to it in present mode (page.js adds the state on screen
     when one is followed, so the lecture opens where the page is)."""
     scenes = getattr(plate_cls, "scenes", ())
     if not scenes:
         return ""
-    items = "".join(f"<li><a class='ae-scene-link' href='?present=1&amp;scene={s.name}' data-scene='{s.name}'>"
+    page = href(plate_cls.slug, static)
+    items = "".join(f"<li><a class='ae-scene-link' href='{page}?present=1&amp;scene={s.name}' data-scene='{s.name}'>"
                     f"{i}. {html.escape(s.title)}</a></li>" for i, s in enumerate(scenes, 1))
     return f"<nav class='ae-scenes' aria-label='scenes for a lecture'>For a lecture: <ol>{items}</ol></nav>"
 

@@ -143,6 +143,11 @@ class Fuzz:
         """A number a page can send: NaN, ±inf, huge, tiny, or an ordinary one."""
         return float(self.pick(NUMBERS)) if self.rng.random() < 0.4 else float(self.rng.uniform(-1e3, 1e3))
 
+    def widget_number(self, lo: int, hi: int, hostile: float = 0.5) -> float:
+        """What a slider or a number box may send: with probability `hostile` a number(), else a
+        whole number in [lo, hi), as a float."""
+        return self.number() if self.rng.random() < hostile else float(self.rng.integers(lo, hi))
+
     def hostile_text(self) -> str:
         return str(self.pick(HOSTILE_TEXT))
 

@@ -216,7 +216,7 @@ def state_checks(s) -> dict[str, bool]:
 
 
 def browser_case(f, p) -> None:
-    f.set(p.gap_w, "value", f.number() if f.rng.random() < 0.5 else float(f.rng.uniform(-10, 10)))
+    f.set(p.gap_w, "value", f.widget_number(-10, 10))
 ''',
     "tests/app/plates/test_<package>_*.py": '''"""The two-scores plate: its weights are attention_core's, a link out of range is clamped with
 a notice, and what the page sends becomes the state."""

@@ -39,8 +39,7 @@ def url_text(f, name: str) -> str | None:
 
 
 def browser_case(f, p) -> None:
-    """One thing a served page can send, through the plate's own models (`f`: the hostile values
-    of tests/app/test_state_properties.py)."""
+    """One thing a served page can send (`f`: tests/app/test_state_properties.py's Fuzz)."""
     r = f.rng.random()
     if r < 0.25:
         f.set(p.angle_w if f.rng.random() < 0.5 else p.length_w, "value", f.number())

@@ -44,16 +44,14 @@ def url_text(f, name: str) -> str | None:
 
 
 def browser_case(f, p) -> None:
-    """One thing a served page can send, through the plate's own models (`f`: the hostile values
-    of tests/app/test_state_properties.py)."""
+    """One thing a served page can send (`f`: tests/app/test_state_properties.py's Fuzz)."""
     r = f.rng.random()
     if r < 0.2:
-        f.set(p.n_w, "value", f.number() if f.rng.random() < 0.5 else float(f.rng.integers(-2, 12)))
+        f.set(p.n_w, "value", f.widget_number(-2, 12))
     elif r < 0.35:
         f.set(p.kind_w, "active", f.active(5, False))
     elif r < 0.5:
-        f.set(p.p_w if f.rng.random() < 0.5 else p.w_w, "value", f.number() if f.rng.random() < 0.4
-              else float(f.rng.integers(-2, 12)))
+        f.set(p.p_w if f.rng.random() < 0.5 else p.w_w, "value", f.widget_number(-2, 12, hostile=0.4))
     elif r < 0.6:
         f.set(p.causal_w, "active", f.active(1, True))
         f.set(p.contrast_w, "active", f.active(2, False))

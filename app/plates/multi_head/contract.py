@@ -23,8 +23,7 @@ def state_checks(s) -> dict[str, bool]:
 
 
 def browser_case(f, p) -> None:
-    """One thing a served page can send, through the plate's own models (`f`: the hostile values
-    of tests/app/test_state_properties.py)."""
+    """One thing a served page can send (`f`: tests/app/test_state_properties.py's Fuzz)."""
     from app.plates.multi_head.state import D_CHOICES
 
     r = f.rng.random()
@@ -33,6 +32,6 @@ def browser_case(f, p) -> None:
     elif r < 0.7:
         f.set(p.h_w, "active", f.active(4, False))
     else:  # a slider's release: value, then value_throttled (which Python acts on)
-        v = f.number() if f.rng.random() < 0.4 else float(f.rng.integers(-2, 20))
+        v = f.widget_number(-2, 20, hostile=0.4)
         if f.set(p.n_w, "value", v):
             p.n_w.trigger("value_throttled", None, v)  # read-only in Python; a served page's release runs this

@@ -24,9 +24,8 @@ def state_checks(s) -> dict[str, bool]:
 
 
 def browser_case(f, p) -> None:
-    """One thing a served page can send, through the plate's own models (`f`: the hostile values
-    of tests/app/test_state_properties.py)."""
+    """One thing a served page can send (`f`: tests/app/test_state_properties.py's Fuzz)."""
     if f.rng.random() < 0.7:
-        f.set(p.dk_w, "value", f.number() if f.rng.random() < 0.5 else float(f.rng.integers(-2, 13)))
+        f.set(p.dk_w, "value", f.widget_number(-2, 13))
     else:
         f.set(p.scaled_w, "active", f.active(1, True))

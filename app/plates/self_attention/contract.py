@@ -25,11 +25,10 @@ def state_checks(s) -> dict[str, bool]:
 
 
 def browser_case(f, p) -> None:
-    """One thing a served page can send, through the plate's own models (`f`: the hostile values
-    of tests/app/test_state_properties.py)."""
+    """One thing a served page can send (`f`: tests/app/test_state_properties.py's Fuzz)."""
     r = f.rng.random()
     if r < 0.35:
-        f.set(p.n_w, "value", f.number() if f.rng.random() < 0.5 else float(f.rng.integers(-2, 12)))
+        f.set(p.n_w, "value", f.widget_number(-2, 12))
     elif r < 0.7:
         f.set(p.shuffle_w, "value", f.number() if f.rng.random() < 0.4 else int(f.rng.integers(-3, 30)))
     else:

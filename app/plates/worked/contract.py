@@ -41,8 +41,7 @@ def url_text(f, name: str) -> str | None:
 
 
 def browser_case(f, p) -> None:
-    """One thing a served page can send, through the plate's own models (`f`: the hostile values
-    of tests/app/test_state_properties.py)."""
+    """One thing a served page can send (`f`: tests/app/test_state_properties.py's Fuzz)."""
     from app.plates.worked.presets import PRESETS
 
     r = f.rng.random()

@@ -73,6 +73,18 @@ BOX = r"""([name, selector]) => {
   return [r.left + r.width / 2, r.top + r.height / 2];
 }"""
 
+# A plot that has not moved on the page for a few frames (style sheets and fonts land late on a
+# loaded machine, and move it): a drag then starts where the point is drawn.
+PLOT_STILL = r"""(name) => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(name));
+  if (v == null || v.canvas_view == null || !(v.frame.bbox.width > 0)) return false;
+  if (document.fonts && document.fonts.status !== "loaded") return false;
+  const r = v.canvas_view.events_el.getBoundingClientRect(), key = [r.left, r.top, r.width, r.height].join(",");
+  const s = window.__ae_still || (window.__ae_still = {key: null, n: 0});
+  if (s.key === key) s.n += 1; else { s.key = key; s.n = 0; }
+  return s.n >= 3;
+}"""
+
 STATUS = "() => API.cmi.core.lesson_status"
 TIMESPAN = re.compile(r"^\d{2,4}:\d{2}:\d{2}\.\d{2}$")  # CMITimespan
 
@@ -146,6 +158,7 @@ def perform(view: InFrame, gesture) -> None:
         return
     view.evaluate("(n) => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(n))"
                   ".canvas_view.events_el.scrollIntoView({block: 'center'})", gesture.plot)
+    view.wait_for_function(PLOT_STILL, arg=gesture.plot, timeout=WAIT, polling="raf")
     before = first_point(view, gesture.source)
     start = view.to_top(to_page_xy(view, gesture.plot, *before))
     end = view.to_top(to_page_xy(view, gesture.plot, *gesture.to))

@@ -128,7 +128,7 @@ def test_every_served_document_passes_bokehs_checks(slug, args, monkeypatch):
 
     from app.delivery.server import fill_document
 
-    monkeypatch.setattr(pn.config, "browser_info", False)  # as app.server.serve sets it
+    monkeypatch.setattr(pn.config, "browser_info", False)  # as app.delivery.server.serve sets it
     doc = Document()
     with set_curdoc(doc):
         fill_document(doc, slug, args)

@@ -1,4 +1,4 @@
-"""Screenshots of every plate at two sizes, its thumbnail, and how two screenshots are compared.
+"""Screenshots of every plate at two sizes (a desk and a phone), its thumbnail, and how two screenshots are compared.
 
 `make screenshots` runs this file: it exports every plate, opens each exported file in headless
 Chromium at 1280×720 and 390×844 (a phone: touch, mobile), and writes full-page PNGs to

@@ -25,5 +25,5 @@ EXPOSE 5006
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD python -c "import os, sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:%s/liveness' % os.environ.get('PORT', '5006'), timeout=4).status == 200 else 1)"
 
-# Sessions a closed tab left behind are destroyed after 15 s (checked every 5 s): see app/server.py.
+# Sessions a closed tab left behind are destroyed after 15 s (checked every 5 s): see app/delivery/server.py.
 CMD ["sh", "-c", "exec attention-explorable serve --address 0.0.0.0 --port \"${PORT:-5006}\" --allow-websocket-origin \"$ALLOWED_ORIGINS\""]

@@ -51,7 +51,9 @@ test-all: $(STAMP)
 	$(PY) -m pytest -q $(PYTEST_WORKERS)
 
 # Every plate at 1280x720 and 390x844, written over the visual test's references in
-# tests/browser/references/ (look at them, then commit them: that is how references are renewed).
+# tests/browser/references/, and its thumbnail (the wide shot's first screenful) over
+# assets/screenshots/<slug>.png; look at them, then commit them: that is how they are renewed.
+# A new plate's three: make screenshots SHOTS_ARGS="--plate <slug>".
 screenshots: $(STAMP)
 	@sh .ci/ensure-chromium
 	$(PY) tests/browser/visual.py $(SHOTS_ARGS)

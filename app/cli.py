@@ -1,4 +1,4 @@
-"""`attention-explorable serve | export`: the project's command line (also `python -m app`)."""
+"""`attention-explorable serve | export | figure`: the project's command line (also `python -m app`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Screenshots of plates in headless Chromium (the README's images, the index's thumbnails).
+"""`attention-explorable figure`: a plate's state as a PNG or SVG image, drawn by headless Chromium.
 
-Uses Debian's Chromium through Playwright (`pip install 'attention-explorable[figures]'`);
-Playwright's own browser download is not needed. Pages are exported first, so no server runs.
+Needs Playwright, which a plain install leaves out: `pip install 'attention-explorable[figure]'`,
+and Debian's Chromium (`apt-get install chromium`): Playwright's own browser download is not
+needed. The page is exported first, so no server runs.
 """
 
 from __future__ import annotations
@@ -32,6 +33,25 @@ def chromium_path() -> str | None:
     return None
 
 
+NO_PLAYWRIGHT = ("the figure command needs Playwright, which a plain install leaves out: "
+                 "pip install 'attention-explorable[figure]' (and Debian's Chromium: apt-get install chromium)")
+NO_CHROMIUM = ("no Chromium found: apt-get install chromium (Debian, Ubuntu), "
+               "or set $CHROMIUM to a Chromium or Chrome")
+
+
+def require_browser() -> str:
+    """The Chromium to draw with, or a RuntimeError that says what to install (the figure command
+    checks before it exports the plate, so that a missing extra costs no time)."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        raise RuntimeError(NO_PLAYWRIGHT) from None
+    exe = chromium_path()
+    if exe is None:
+        raise RuntimeError(NO_CHROMIUM)
+    return exe
+
+
 READY = ("() => window.Bokeh && Bokeh.documents.length > 0 && "
          "Bokeh.documents[0].roots().every(r => Bokeh.index.find_one(r) != null)")
 
@@ -41,42 +61,13 @@ def browser_page(width: int, height: int):
     """A page of the system Chromium (headless) with a width x height window, closed after."""
     from playwright.sync_api import sync_playwright
 
-    exe = chromium_path()
-    if exe is None:
-        raise RuntimeError("no Chromium found: install Debian's 'chromium' package or set $CHROMIUM")
+    exe = require_browser()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
         try:
             yield browser.new_page(viewport={"width": width, "height": height})
         finally:
             browser.close()
-
-
-def screenshot_pages(shots: list[tuple[str, Path]], width: int = 1280, height: int = 720,
-                     full_page: bool = False) -> None:
-    """Open each URL (http or file) and write a PNG of the viewport."""
-    with browser_page(width, height) as page:
-        for url, out in shots:
-            page.goto(url)
-            page.wait_for_function(READY, timeout=30000)
-            page.evaluate("() => document.fonts.ready")
-            page.wait_for_timeout(300)  # let the canvases paint once after the document is idle
-            Path(out).parent.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(out), full_page=full_page)
-
-
-def screenshot_plates(slugs: list[str], outdir: Path, width: int = 1280, height: int = 720) -> list[Path]:
-    """Export each plate to a temporary folder and screenshot it into OUTDIR/<slug>.png."""
-    from app.delivery.export import export_plate
-
-    outdir = Path(outdir)
-    shots = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for slug in slugs:
-            page = export_plate(slug, tmp)
-            shots.append((page.resolve().as_uri(), outdir / f"{slug}.png"))
-        screenshot_pages(shots, width, height)
-    return [out for _, out in shots]
 
 
 def check_settings(state_class, settings: dict[str, str], scenes: tuple = ()) -> None:
@@ -221,6 +212,7 @@ def figure(slug: str, out: str | Path, settings: dict[str, str] | None = None,
     SVG but cannot embed HTML (a formula is a picture in it). `figures_only` hides everything that
     is not a figure and crops the image to the figures.
     """
+    require_browser()  # before the seconds that importing the plates and Panel take
     from urllib.parse import urlencode
 
     from app.plates import registry

@@ -16,19 +16,9 @@ index and one page per plate of the registry, sharing one copy of BokehJS and Pa
 
 When a page counts as done ("interacted"): a change the student makes, i.e. the end of any
 gesture that the plate commits through app/runtime/sync.js's AESync.commit (one hook for every
-plate), after the student's own pointer or key input on the page:
-
-| page | completed when the student has... |
-|---|---|
-| index | opened it (it has nothing to change) |
-| lookup | dragged the query or a key (mouse, touch or arrow keys), or moved the angle, length or d_k slider, the scale box, or pressed Reset |
-| worked | pressed Step or Back, chosen a preset, typed a vector, made a guess, moved the length slider, or dragged the query |
-| scaling | moved the width slider, ticked "Divide scores by √d_k", pressed Reset, or dragged or clicked on the flat-line or entropy chart |
-| self-attention | pressed Shuffle or Original order, changed the number of tokens or the shuffle, or toggled positions or cross-attention |
-| masking | tapped a mask cell, chosen a mask kind, moved the tokens, padding or window slider, toggled the contrast, or pressed Reset |
-| multi-head | chosen d_model or the number of heads, or moved the token slider |
-| learn | pressed Train (counted when training starts; its commit waits for Pause), One step or Reset, chosen a story, or changed a setting |
-
+plate), after the student's own pointer or key input on the page. The index is done once
+opened (it has nothing to change). Each plate's contract.py says in words which of its gestures
+count (SCORM_DONE) and names the one tests/browser/test_scorm.py makes (SCORM_GESTURE).
 Opening a page, scrolling it, hovering and opening the table view do not count.
 """
 
@@ -119,7 +109,8 @@ def write_pages(root: Path) -> list[dict]:
         for rel in sorted(set(THUMB.findall(html))):
             src = ASSETS / rel.removeprefix("assets/")
             if not src.is_file():
-                raise RuntimeError(f"{path.name} shows {rel}, which is not in {ASSETS}: run `make screenshots`")
+                raise RuntimeError(f"{path.name} shows {rel}, which is not in {ASSETS}: make it with "
+                                   f"`make screenshots SHOTS_ARGS='--plate {Path(rel).stem}'`")
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, root / rel)
             own.append(rel)

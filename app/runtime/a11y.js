@@ -44,7 +44,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   // background scrolls the page. (Plots of cells to tap, or that a drag anywhere sets, keep all.)
   var TOUCH_PX = 28;  // how far from a point's centre a finger still lands on it
   function touch_points_only(plot, targets) {
-    var view = view_of(plot), el = view && view.canvas_view && view.canvas_view.events_el;
+    var el = AEBokehView.events_el(plot);
     if (!el || el.__ae_touch || typeof el.addEventListener !== "function") return;
     if (!targets.some(function (t) { return !t.cell; })) return;
     el.__ae_touch = true;
@@ -57,13 +57,12 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
     el.addEventListener("touchmove", function (ev) { if (hold && ev.cancelable) ev.preventDefault(); }, { passive: false });
   }
   function on_a_point(plot, client_x, client_y) {
-    var k = layers[plot.id], view = view_of(plot);
-    if (!k || !view || !view.frame) return false;
-    var r = view.canvas_view.events_el.getBoundingClientRect();
+    var k = layers[plot.id], el = AEBokehView.events_el(plot), to = AEBokehView.scales(plot);
+    if (!k || !el || !to) return false;
+    var r = el.getBoundingClientRect();
     var x = client_x - r.left, y = client_y - r.top;
-    var fx = view.frame.x_scale, fy = view.frame.y_scale;
     return k.opts.targets().some(function (t) {
-      return !t.cell && Math.hypot(fx.compute(t.x) - x, fy.compute(t.y) - y) <= TOUCH_PX;
+      return !t.cell && Math.hypot(to.x(t.x) - x, to.y(t.y) - y) <= TOUCH_PX;
     });
   }
 
@@ -85,9 +84,9 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   function place(plot) {
     var k = layers[plot.id];
     if (!k) return;
-    var view = view_of(plot);
-    if (!view || !view.frame) return;
-    if (!k.layer.isConnected) view.shadow_el.append(k.style, k.layer);
+    var to = AEBokehView.scales(plot), root = to && AEBokehView.root(plot);
+    if (!root) return;
+    if (!k.layer.isConnected) root.append(k.style, k.layer);
     var targets = k.opts.targets();
     while (k.buttons.length > targets.length) k.buttons.pop().remove();
     while (k.buttons.length < targets.length) {
@@ -95,13 +94,12 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
       k.layer.append(b);
       k.buttons.push(b);
     }
-    var fx = view.frame.x_scale, fy = view.frame.y_scale;
     var hidden = !plot.visible;
     targets.forEach(function (t, i) {
       var el = k.buttons[i];
       el.dataset.target = String(t.id);
       el.classList.toggle("ae-cell", !!t.cell);
-      var px = fx.compute(t.x), py = fy.compute(t.y);
+      var px = to.x(t.x), py = to.y(t.y);
       el.style.left = (Number.isFinite(px) ? px : 0) + "px";
       el.style.top = (Number.isFinite(py) ? py : 0) + "px";
       if (t.size) { el.style.width = el.style.height = t.size + "px"; el.style.margin = (-t.size / 2) + "px 0 0 " + (-t.size / 2) + "px"; }
@@ -156,8 +154,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
 
   // --- text alternatives ---------------------------------------------------------------------
   function describe(plot, text) {
-    var view = view_of(plot);
-    var canvas = view && view.canvas_view && view.canvas_view.el;
+    var canvas = AEBokehView.canvas_el(plot);
     if (!canvas) return;
     canvas.setAttribute("role", "img");
     canvas.setAttribute("aria-label", text);
@@ -274,7 +271,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
       var seen = null;
       var apply = function () {
         if (seen == null || seen.is_destroyed === true || seen.model !== m) seen = view_of(m);
-        var root = seen && (seen.shadow_el || seen.el);
+        var root = seen && seen.el && (seen.el.shadowRoot || seen.el);
         if (root) fix(root);
       };
       apply();
@@ -478,7 +475,7 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
         // edge once the rows have wrapped (pass 0 wraps them).
         if (pass === 0) return;
         var right = r.right;
-        (v.shadow_el || v.el).querySelectorAll(".bk-btn").forEach(function (b) { right = Math.max(right, b.getBoundingClientRect().right); });
+        (v.el.shadowRoot || v.el).querySelectorAll(".bk-btn").forEach(function (b) { right = Math.max(right, b.getBoundingClientRect().right); });
         if (right > W - 4) {
           fit_set(doc, m, { orientation: "vertical", width: null });
           // Bokeh builds the group's buttons with its orientation once: build them again.

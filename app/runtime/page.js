@@ -33,8 +33,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       var cbs = m.js_event_callbacks;
       var has_pan = cbs && (typeof cbs.has === "function" ? cbs.has("pan") : cbs.pan !== undefined);
       if (!has_pan) return;
-      var view = (typeof Bokeh !== "undefined" && Bokeh.index) ? Bokeh.index.find_one(m) : null;
-      var el = view && view.canvas_view && view.canvas_view.events_el;
+      var el = AEBokehView.events_el(m);
       if (el) el.style.touchAction = "none";
     });
   }
@@ -44,9 +43,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // "Copy embed code": an <iframe> of that state with ?embed=1 (the plate alone), for a course
   // page or a slide. One listener on the header's shadow root, which outlives re-renders.
   function wire_copy_link(doc) {
-    var m = doc.get_model_by_name("ae-header");
-    var view = (m && typeof Bokeh !== "undefined" && Bokeh.index) ? Bokeh.index.find_one(m) : null;
-    var root = view && (view.shadow_el || view.el);
+    var root = AEBokehView.root(doc.get_model_by_name("ae-header"));
     if (!root || root.__ae_copy) return;
     root.__ae_copy = true;
     root.addEventListener("click", function (ev) {
@@ -222,7 +219,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   }
 
   function restyle_sheets(m, dark, present, T, sized) {
-    if (!Array.isArray(m.stylesheets)) return false;
+    if (!Array.isArray(m.stylesheets)) return;
     var sheets = m.stylesheets.map(function (ss) {
       var css = typeof ss === "string" ? ss : (ss && typeof ss.css === "string" ? ss.css : null);
       if (css == null) return ss;
@@ -234,7 +231,6 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     if (present) sheets.push(T.present_css);
     if (sized && /(^|\.)Row$/.test(m.type || "") && T.present_row_css) sheets.push(T.present_row_css);
     m.setv({ stylesheets: sheets }, { sync: false });
-    return true;
   }
 
   // A figure keeps its size in presentation mode, so a title, legend or axis label that has grown
@@ -273,9 +269,9 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     if (embed) min_px = 0;
     Array.from(doc.all_models || []).forEach(function (plot) {
       if (!plot.renderers || !("border_fill_color" in plot)) return;
-      var v = Bokeh.index.find_one(plot);
-      if (!v || !v.frame || !v.bbox) return;
-      var fw = v.frame.bbox.width, fh = v.frame.bbox.height, dw = 0, dh = 0;
+      var fr = AEBokehView.frame_box(plot);
+      if (!fr) return;
+      var fw = fr.width, fh = fr.height, dw = 0, dh = 0;
       if (!(fw > 0)) return;  // not shown
       var t = plot.title;
       if (t && typeof t === "object" && t.text) dw = Math.max(dw, fit_text(t, "text_font_size", t.text, fw - 4, plain(t.text_font), plain(t.text_font_style), light[t.id + ":text_font_size"], 0, min_px));
@@ -361,7 +357,9 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     if ((!dark && !present) || !T) return;
     var sized = present && !scene;
     var keep = data_coloured_parts(doc);
-    var restyled = [], light = {};
+    var light = {};
+    // A model's new stylesheets are applied by its view as they are set (BokehJS's
+    // StyledElementView follows the property).
     one_layout(doc, function () {
       Array.from(doc.all_models || []).forEach(function (m) {
         if (m.type === "InlineStyleSheet" || /^ae-lib-/.test(m.name || "")) return;
@@ -369,16 +367,12 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
           if (k in m) light[m.id + ":" + k] = m[k];
         });
         restyle_model(m, dark, sized, T, keep);
-        if (restyle_sheets(m, dark, present, T, sized)) restyled.push(m);
+        restyle_sheets(m, dark, present, T, sized);
       });
       // Embedded, the page is fitted to its frame as a whole: growing figures would only shrink it.
       if (sized && p.get("embed") !== "1") { grow_text_figures(doc, light); present_first(doc); }
     });
     if (typeof Bokeh === "undefined" || !Bokeh.index) return;
-    restyled.forEach(function (m) {
-      var v = Bokeh.index.find_one(m);
-      if (v && typeof v._update_stylesheets === "function") v._update_stylesheets();
-    });
     // The figures' boxes are known once Bokeh has laid the page out again, the text in their
     // frames once the fitted titles and legends are laid out too. An embedded page's fit makes
     // the room for that text itself, at the factors it ends with (fit_to_frame).
@@ -401,14 +395,9 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // frame (f·d), one placed in screen units (from the frame's bottom) by all of d, a legend at the
   // bottom by d and one at the top not at all. [dw, dh], at most the frame's size again each;
   // null when nothing lacks.
-  var text_box = null;
   function text_lack(plot) {
-    var v = (typeof Bokeh !== "undefined" && Bokeh.index) ? Bokeh.index.find_one(plot) : null;
-    var fr = v && v.frame && v.frame.bbox;
-    if (!fr || !(fr.height > 0) || !(fr.width > 0) || plot.visible === false) return null;
-    if (text_box === null) {
-      try { text_box = Bokeh.require("core/graphics").TextBox; } catch (e) { text_box = false; }
-    }
+    var fr = plot.visible === false ? null : AEBokehView.frame_box(plot);
+    if (!fr || !(fr.height > 0) || !(fr.width > 0)) return null;
     var dw = 0, dh = 0;
     // A box that moves by fx·d across and fy·d down as the frame grows by d.
     function room(b, fx, fy) {
@@ -421,33 +410,23 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     var fy = function (sy) { return Math.min(1, Math.max(0, (sy - fr.top) / fr.height)); };
     var markers = [];
     plot.renderers.forEach(function (r) {
-      var gv = r.visible !== false && r.glyph && r.glyph.type === "Scatter" ? (Bokeh.index.find_one(r) || {}).glyph : null;
-      if (!gv || !gv.sx) return;
-      for (var i = 0; i < gv.sx.length; i++) {
-        var x = gv.sx[i], y = gv.sy[i], h = gv.size.get(i) / 2;
+      var marks = r.visible !== false && r.glyph && r.glyph.type === "Scatter" ? AEBokehView.scatter_marks(r) : null;
+      (marks || []).forEach(function (k) {
+        var x = k.x, y = k.y, h = k.size / 2;
         if (x >= fr.left && x <= fr.right && y >= fr.top && y <= fr.bottom) markers.push({ left: x - h, right: x + h, top: y - h, bottom: y + h, f: fy(y) });
-      }
+      });
     });
     (plot.center || []).forEach(function (a) {
-      var av = a && a.visible !== false ? Bokeh.index.find_one(a) : null;
-      if (!av) return;
-      if (a.type === "LabelSet" && av.sx && text_box && a.x_units === "data" && a.y_units === "data") {
-        for (var i = 0; i < av.sx.length; i++) {
-          var words = av.text.get(i);
-          if (words == null || words === "" || !isFinite(av.sx[i] + av.sy[i])) continue;
-          var g = new text_box({ text: String(words) });  // as LabelSetView paints it
-          g.angle = av.angle.get(i);
-          g.position = { sx: av.sx[i] + av.x_offset.get(i), sy: av.sy[i] - av.y_offset.get(i) };
-          g.visuals = av.visuals.text.values(i);
-          room(g.bbox(), fx(av.sx[i]), fy(av.sy[i]));
-        }
-      } else if (a.type === "Label" && av._rect && av.displayed && a.x_units !== "canvas" && a.y_units !== "canvas") {
-        var q = av._rect, left = q.sx - q.anchor.x * q.width, top = q.sy - q.anchor.y * q.height;
-        room({ left: left, top: top, right: left + q.width, bottom: top + q.height },
-             a.x_units === "screen" ? 0 : fx(q.sx - (a.x_offset || 0)), a.y_units === "screen" ? 1 : fy(q.sy + (a.y_offset || 0)));
-      } else if (a.type === "Legend" && av.bbox && a.items.length && typeof a.location === "string") {
-        var lb = av.bbox, at_bottom = /^bottom/.test(a.location);
-        if (!at_bottom && !/^top/.test(a.location)) return;
+      if (!a || a.visible === false) return;
+      if (a.type === "LabelSet" && a.x_units === "data" && a.y_units === "data") {
+        (AEBokehView.label_set_boxes(a) || []).forEach(function (l) { room(l.box, fx(l.x), fy(l.y)); });
+      } else if (a.type === "Label" && a.x_units !== "canvas" && a.y_units !== "canvas") {
+        var q = AEBokehView.text_rect(a);
+        if (q) room({ left: q.left, top: q.top, right: q.left + q.width, bottom: q.top + q.height },
+                    a.x_units === "screen" ? 0 : fx(q.x - (a.x_offset || 0)), a.y_units === "screen" ? 1 : fy(q.y + (a.y_offset || 0)));
+      } else if (a.type === "Legend" && a.items.length && typeof a.location === "string") {
+        var lb = AEBokehView.box(a), at_bottom = /^bottom/.test(a.location);
+        if (!lb || (!at_bottom && !/^top/.test(a.location))) return;
         markers.forEach(function (m) {
           if (!(m.left < lb.right && lb.left < m.right && m.top < lb.bottom && lb.top < m.bottom)) return;
           if (at_bottom && m.f < 0.95) dh = Math.max(dh, (m.bottom - lb.top) / (1 - m.f));
@@ -457,9 +436,11 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     });
     // A title above or below the frame, cut at the figure's edge (its type's width does not shrink
     // quite in proportion): the figure widens by what lacks, on both sides for a centred one.
-    var t = plot.title, tv = t && typeof t === "object" && t.visible !== false ? Bokeh.index.find_one(t) : null;
-    if (tv && tv._rect && tv.displayed && /^(above|below)$/.test(plot.title_location)) {
-      var r = tv._rect, tl = r.sx - r.anchor.x * r.width, over_l = -tl, over_r = tl + r.width - v.bbox.width;
+    var t = plot.title;
+    var tr = t && typeof t === "object" && t.visible !== false && /^(above|below)$/.test(plot.title_location) ? AEBokehView.text_rect(t) : null;
+    var pb = tr && AEBokehView.box(plot);
+    if (tr && pb) {
+      var over_l = -tr.left, over_r = tr.left + tr.width - pb.width;
       var lack = t.align === "center" ? 2 * Math.max(over_l, over_r) : t.align === "right" ? over_l : over_r;
       if (lack > 0.5) dw = Math.max(dw, lack);
     }
@@ -584,7 +565,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // shout), and main_px or more for the main numbers.
   // A scene's marks (markers, lines, offsets, ticks) grow with its frame as its type does (`unit`).
   function scale_layout(items, kx, ky, kt, base_font_px, type) {
-    var k = Math.min(kx, ky), kf = type ? type.min_px / 12 : k * kt, restyled = [];
+    var k = Math.min(kx, ky), kf = type ? type.min_px / 12 : k * kt;
     var kg = type ? k * (type.unit || 1) : k;
     items.forEach(function (it) {
       var ch = {}, legend = /Legend/.test(it.model.type || "");
@@ -599,7 +580,6 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
             var css = typeof ss === "string" ? ss : (ss && typeof ss.css === "string" ? ss.css : null);
             return css == null ? ss : css_fitted(css);
           });
-          restyled.push(it.model);
         } else if (/font_size$/.test(name)) {
           ch[name] = scaled_font(v, kf);
           if (type) {
@@ -626,10 +606,6 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     root.setProperty("--bokeh-font-size", (Math.round(base * 10) / 10) + "px");
     root.setProperty("--ae-fit", String(Math.round(kf * 1000) / 1000));
     if (type) { root.setProperty("--ae-min-font", (Math.round(type.min_px * 10) / 10) + "px"); root.setProperty("--ae-main-font", (Math.round(type.main_px * 10) / 10) + "px"); }
-    if (typeof Bokeh !== "undefined" && Bokeh.index) restyled.forEach(function (m) {
-      var v = Bokeh.index.find_one(m);
-      if (v && typeof v._update_stylesheets === "function") v._update_stylesheets();
-    });
   }
 
   // Run `fn`, which resizes or restyles many models. BokehJS lays the page out again after each

@@ -5,7 +5,8 @@ document carry a dozen copies (hundreds of kB per session); instead each CustomJ
 `custom_js_code` starts with a small loader, and `share_library()` (run by PlateViewer after
 building a plate) hands every such CustomJS one shared model holding the files' text. The
 loader evaluates that text once per page; the files define their objects on globalThis
-(`AttentionMirror`, `AELink`, `AESync`, `AEPage`, each plate's glue), which later callbacks reuse.
+(`AEBokehView`, `AttentionMirror`, `AELink`, `AESync`, `AEPage`, `AEA11y`, each plate's glue), which later
+callbacks reuse.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ LOADER = (
 )
 
 
-RUNTIME = ("mirror.js", "link.js", "sync.js", "page.js", "a11y.js", "scenes.js")  # app/runtime/: what every page loads
+RUNTIME = ("bokeh_view.js", "mirror.js", "link.js", "sync.js", "page.js", "a11y.js", "scenes.js")  # app/runtime/: what every page loads
 
 
 def js_file(name: str):
@@ -51,8 +52,8 @@ def workarounds_js() -> str:
 
 
 def library(glue: str) -> str:
-    """The runtime (mirror.js, link.js, sync.js, page.js, a11y.js, scenes.js), the browser-side
-    workarounds (unless AE_WORKAROUNDS=off) and one plate's glue, as one script."""
+    """The runtime (RUNTIME), the browser-side workarounds (unless AE_WORKAROUNDS=off) and one
+    plate's glue, as one script."""
     from app import workarounds
 
     return _library(glue, workarounds.js_switched_off() is not None)

@@ -159,6 +159,6 @@ def serve_without_panel_js() -> bool:
 
 
 def install() -> bool:
-    """Both halves: the swap of Panel's layouts (used by app.server inside `bokeh_layouts()`) and
+    """Both halves: the swap of Panel's layouts (used by app.delivery.server inside `bokeh_layouts()`) and
     the page written without Panel's scripts."""
     return _install_add_to_doc() and serve_without_panel_js()

@@ -19,11 +19,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from bokeh.models import ColumnDataSource, Plot, Widget
 
 from app.cli import main
 from app.delivery.export import offline_problems
 from app.delivery.scorm import ADLCP, IMSCP, PACKAGE_NAME
 from app.plates import registry
+from app.plates.registry import Click, Drag
 from node_mirror import node_path
 
 SCORM_JS = Path(__file__).resolve().parents[2] / "app" / "runtime" / "scorm.js"
@@ -142,6 +144,39 @@ def test_the_pages_load_the_bridge_first_and_need_no_network(zipped):
         assert missing == [], f"{name}.html names files the zip lacks: {missing}"
         if name != "index":  # the LMS's menu moves between plates, never a link inside one
             assert "rel='next'" not in html and "rel='prev'" not in html and "class='ae-nav'" not in html, name
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_every_plate_declares_when_its_page_is_done(slug):
+    """Its contract.py's words (SCORM_DONE) and the gesture tests/browser/test_scorm.py makes
+    (SCORM_GESTURE), which must name models the plate's document has."""
+    contract = registry.contract(slug)
+    assert isinstance(contract.SCORM_DONE, str) and len(contract.SCORM_DONE.split()) >= 2, contract.SCORM_DONE
+    gesture = contract.SCORM_GESTURE
+    plate = registry.plate_class(slug)()
+    named = {m.name: m for root in plate.bokeh_models() for m in root.references() if getattr(m, "name", None)}
+    if isinstance(gesture, Click):
+        assert isinstance(named.get(gesture.name), Widget), f"{slug}: no widget named {gesture.name!r} to click"
+        if gesture.holds is not None:
+            model, prop, _ = gesture.holds
+            assert model in named and prop in named[model].properties(), (slug, gesture.holds)
+    else:
+        assert isinstance(gesture, Drag), f"{slug}: SCORM_GESTURE is a Click or a Drag, not {gesture!r}"
+        assert isinstance(named.get(gesture.plot), Plot), f"{slug}: no plot named {gesture.plot!r}"
+        source = named.get(gesture.source)
+        assert isinstance(source, ColumnDataSource) and {"x", "y"} <= set(source.data), (slug, gesture.source)
+
+
+def test_a_missing_thumbnail_names_the_command_that_makes_it(tmp_path, monkeypatch):
+    """The index shows each plate's thumbnail (assets/screenshots/<slug>.png); without it the
+    package cannot be made, and the error says how to make it."""
+    from app.delivery import scorm
+
+    monkeypatch.setattr(registry, "PLATES", registry.PLATES[:1])
+    monkeypatch.setattr(scorm, "ASSETS", tmp_path / "assets")
+    slug = registry.slugs()[0]
+    with pytest.raises(RuntimeError, match=re.escape(f"make screenshots SHOTS_ARGS='--plate {slug}'")):
+        scorm.write_pages(tmp_path / "out")
 
 
 def test_scorm_is_packed_alone(tmp_path, capsys):

@@ -5,6 +5,8 @@ keys, page settings), or what a served page can send (a widget's value, a dragge
 tapped cell, typed text), or a direct call of the state's own setters. After every case the
 state must be valid (in bounds, finite, the shapes the plate needs) and the plate must have
 rendered: every number in every ColumnDataSource finite and every text free of NaN/Infinity.
+What is valid and what a served page can send are each plate's to say, in its contract.py
+(docs/adding-a-plate.md); the links and the hostile values are this module's.
 
 One plate instance per plate serves all its cases; setting a Bokeh property from Python runs
 the plate's on_change callbacks exactly as a browser's change does in a served session, and
@@ -18,6 +20,7 @@ import math
 import re
 
 import numpy as np
+import param
 import pytest
 from bokeh.models import ColumnDataSource, Div
 
@@ -81,14 +84,16 @@ _checked: dict[int, int] = {}  # id(source or div) -> id of the data/text last c
 
 
 def assert_rendered(plate, sources, divs, case) -> None:
-    """Every number in every source finite, every Div's text free of NaN. A plate replaces a
-    source's data with a new dict when it changes (push), so an unchanged dict is not re-read."""
+    """Every number in every source finite, every Div's text free of NaN (but the -inf a plate's
+    contract says is meant: masking's blocked scores, shown as −∞). A plate replaces a source's
+    data with a new dict when it changes (push), so an unchanged dict is not re-read."""
+    meant = getattr(registry.contract(plate.slug), "INFINITE_BY_DESIGN", set())
     for src in sources:
         if _checked.get(id(src)) == id(src.data):
             continue
         for col, values in src.data.items():
-            if (plate.slug, src.name, col) == ("masking", "scores", "value"):
-                values = [v for v in values if v != -math.inf]  # a blocked score is -inf by design (shown as −∞)
+            if (src.name, col) in meant:
+                values = [v for v in values if v != -math.inf]
             assert _finite(values), (case, src.name, col, values)
         _checked[id(src)] = id(src.data)
     for d in divs:
@@ -100,80 +105,9 @@ def assert_rendered(plate, sources, divs, case) -> None:
 
 
 # --------------------------------------------------------------------------- each plate's validity and inputs
-
-
-def valid_lookup(s):
-    from app.plates.lookup.state import DK_CHOICES, MAX_COORD, MAX_LENGTH, MIN_LENGTH
-
-    assert isinstance(s.angle, float) and 0.0 <= s.angle <= 360.0
-    assert isinstance(s.length, float) and MIN_LENGTH <= s.length <= MAX_LENGTH
-    assert s.d_k in DK_CHOICES and isinstance(s.scaled, bool)
-    k = np.asarray(s.keys)
-    assert k.shape == (5, 2) and np.all(np.isfinite(k)) and np.all(np.abs(k) <= MAX_COORD)
-    w = s.steps().weight
-    assert abs(w.sum() - 1.0) < 1e-12 and np.all(w >= 0)
-
-
-def valid_worked(s):
-    from app.plates.worked.inputs import MAX_DK, MAX_DV, MAX_ENTRY, MAX_KEYS
-    from app.plates.worked.presets import PRESETS
-    from app.plates.worked.state import STAGES
-
-    assert s.preset in PRESETS and isinstance(s.scaled, bool) and 0 <= s.step <= len(STAGES)
-    q, K, V = s.arrays
-    assert 1 <= q.size <= MAX_DK and 1 <= K.shape[0] <= MAX_KEYS and 1 <= V.shape[1] <= MAX_DV
-    for a in (q, K, V):
-        assert np.all(np.isfinite(a)) and np.all(np.abs(a) <= MAX_ENTRY)
-    w = s.steps().weight
-    assert abs(w.sum() - 1.0) < 1e-12
-
-
-def valid_scaling(s):
-    from app.plates.scaling.state import WIDTHS
-
-    assert s.d_k in WIDTHS and isinstance(s.scaled, bool)
-    assert abs(s.weights().sum() - 1.0) < 1e-12
-
-
-def valid_self_attention(s):
-    from app.plates.self_attention.state import MAX_SHUFFLE, N_MAX, N_MIN
-
-    assert type(s.n) is int and N_MIN <= s.n <= N_MAX
-    assert type(s.shuffle) is int and 0 <= s.shuffle <= MAX_SHUFFLE
-    assert isinstance(s.positions, bool) and isinstance(s.cross, bool)
-    assert sorted(s.perm) == list(range(s.n))
-
-
-def valid_masking(s):
-    from app.plates.masking.state import KINDS, N_MAX, N_MIN
-
-    assert type(s.n) is int and N_MIN <= s.n <= N_MAX and s.kind in KINDS
-    assert 0 <= s.p <= s.n and 1 <= s.w <= s.n
-    m = s.mask()
-    assert m.dtype == bool and m.shape == (s.n, s.n)
-    if s.cells is not None:
-        assert np.asarray(s.cells).shape == (s.n, s.n)
-
-
-def valid_multi_head(s):
-    from app.plates.multi_head.state import D_CHOICES, H_CHOICES, N_MAX, N_MIN
-
-    assert s.d_model in D_CHOICES and s.h in H_CHOICES and s.d_model % s.h == 0
-    assert type(s.n) is int and N_MIN <= s.n <= N_MAX
-
-
-def valid_learn(s):
-    from app.plates.learn.state import D_K_CHOICES, INIT_BOUNDS, LR_BOUNDS, MAX_STEP, OPTIMIZERS, SEEDS, TIES
-
-    assert type(s.step) is int and 0 <= s.step <= MAX_STEP and type(s.seed) is int and 0 <= s.seed < SEEDS
-    assert LR_BOUNDS[0] <= s.lr <= LR_BOUNDS[1] and INIT_BOUNDS[0] <= s.init_scale <= INIT_BOUNDS[1]
-    assert s.d_k in D_K_CHOICES and s.tie in TIES and s.optimizer in OPTIMIZERS and isinstance(s.scaled, bool)
-    s.settings()  # attention_core takes it
-
-
-VALID = {"lookup": valid_lookup, "worked": valid_worked, "scaling": valid_scaling,
-         "self-attention": valid_self_attention, "masking": valid_masking, "multi-head": valid_multi_head,
-         "learn": valid_learn}
+# Each plate's contract.py (app.plates.registry.contract) says what a valid state of it satisfies
+# (state_checks), what its served page can send (browser_case) and, for fields of its own, what a
+# link may carry (url_text); they draw from a Fuzz, the hostile values below.
 
 
 def pick(rng, seq):
@@ -193,44 +127,80 @@ def _num_text(rng) -> str:
     return str(pick(rng, HOSTILE_TEXT))
 
 
-def _vector_text(rng, rows: int, cols: int, sep_row=";", sep=",") -> str:
-    out = []
-    for _ in range(rows):
-        out.append(sep.join(_num_text(rng) if rng.random() < 0.15 else f"{rng.uniform(-15, 15):.4g}"
-                            for _ in range(cols)))
-    return sep_row.join(out)
+class Fuzz:
+    """What a plate's contract draws its cases from: `rng` (a seeded numpy Generator) and the
+    hostile values, numbers and texts of this module."""
+
+    HOSTILE_TEXT = HOSTILE_TEXT
+
+    def __init__(self, rng, state_class, contract):
+        self.rng, self.state_class, self.contract = rng, state_class, contract
+
+    def pick(self, seq):
+        return pick(self.rng, seq)
+
+    def number(self) -> float:
+        """A number a page can send: NaN, ±inf, huge, tiny, or an ordinary one."""
+        return float(self.pick(NUMBERS)) if self.rng.random() < 0.4 else float(self.rng.uniform(-1e3, 1e3))
+
+    def widget_number(self, lo: int, hi: int, hostile: float = 0.5) -> float:
+        """What a slider or a number box may send: with probability `hostile` a number(), else a
+        whole number in [lo, hi), as a float."""
+        return self.number() if self.rng.random() < hostile else float(self.rng.integers(lo, hi))
+
+    def hostile_text(self) -> str:
+        return str(self.pick(HOSTILE_TEXT))
+
+    def number_text(self) -> str:
+        return _num_text(self.rng)
+
+    def vector_text(self, rows: int, cols: int, sep_row=";", sep=",") -> str:
+        """Rows of numbers as a link or a text box carries them, a few of them hostile."""
+        out = []
+        for _ in range(rows):
+            out.append(sep.join(self.number_text() if self.rng.random() < 0.15 else f"{self.rng.uniform(-15, 15):.4g}"
+                                for _ in range(cols)))
+        return sep_row.join(out)
+
+    def field(self, name: str) -> str:
+        """A value for the URL field `name`: plausible, out of range, or hostile. The plate's
+        url_text says what its own fields carry; otherwise the parameter's type does."""
+        if self.rng.random() < 0.2:
+            return self.hostile_text()
+        own = getattr(self.contract, "url_text", None)
+        text = own(self, name) if own else None
+        if text is not None:
+            return text
+        p = self.state_class.param[name]
+        if isinstance(p, param.Boolean):
+            return str(self.pick(["0", "1", "true", "false", "yes", "2", "-1", "on", "off", "TRUE"]))
+        if isinstance(p, param.Selector) and p.objects and all(isinstance(o, str) for o in p.objects):
+            return str(self.pick(list(p.objects) + ["CAUSAL", "custom ", "seed_999", "<b>x</b>"]))
+        return self.number_text()
+
+    @staticmethod
+    def set(model, attr, value) -> bool:
+        """Set a Bokeh property as an incoming message would; False when Bokeh's own validation
+        refuses the value (the server refuses such a message before any plate code runs)."""
+        try:
+            setattr(model, attr, value)
+        except (ValueError, TypeError):
+            return False
+        return True
+
+    def active(self, n_options: int, many: bool):
+        """What a button group's or checkbox group's `active` may be sent as, in range or not."""
+        choices = [[], [0], [n_options - 1], [n_options], [-1], [0, 0], list(range(n_options)), [10**9]]
+        if many:
+            return choices[int(self.rng.integers(len(choices)))]
+        return int(self.pick([0, n_options - 1, n_options, -1, 10**9, int(self.rng.integers(0, n_options))]))
 
 
-def _field_text(rng, slug: str, name: str) -> str:
-    """A value for URL field `name`: plausible, out of range, or hostile."""
-    if rng.random() < 0.2:
-        return str(pick(rng, HOSTILE_TEXT))
-    if name == "keys" and slug == "lookup":
-        return _vector_text(rng, int(pick(rng, [5, 5, 5, 4, 6])), int(pick(rng, [2, 2, 2, 3])))
-    if name in ("query", "keys", "values"):  # worked
-        rows = 1 if name == "query" else int(rng.integers(1, 8))
-        return _vector_text(rng, rows, int(rng.integers(1, 6)), sep_row=pick(rng, [";", "\n"]),
-                            sep=pick(rng, [",", " ", ", "]))
-    if name == "cells":
-        n = int(rng.integers(1, 10))
-        bits = rng.random((n, n)) < 0.5
-        text = ".".join("".join("1" if b else "0" for b in row) for row in bits)
-        return text if rng.random() < 0.8 else text.replace("0", pick(rng, ["2", "x", "."]), 1)
-    if name in ("kind", "preset"):
-        from app.plates.masking.state import KINDS
-        from app.plates.worked.presets import PRESETS
-
-        pool = list(KINDS) if name == "kind" else list(PRESETS)
-        return str(pick(rng, pool + ["CAUSAL", "custom ", "seed_999", "<b>x</b>"]))
-    if name in ("scaled", "positions", "cross", "causal_window", "contrast"):
-        return str(pick(rng, ["0", "1", "true", "false", "yes", "2", "-1", "on", "off", "TRUE"]))
-    return _num_text(rng)
-
-
-def url_case(rng, slug, state) -> dict:
+def url_case(fuzz: Fuzz, state) -> dict:
+    rng = fuzz.rng
     fields = list(state.url_fields)
     k = int(rng.integers(1, len(fields) + 1))
-    args = {name: _field_text(rng, slug, name) for name in rng.choice(fields, size=k, replace=False)}
+    args = {name: fuzz.field(name) for name in rng.choice(fields, size=k, replace=False)}
     if rng.random() < 0.2:
         args[str(pick(rng, ["zzz", "<script>", "angle ", "ANGLE", "__proto__", "constructor", "n[]", ""]))] = "1"
     if rng.random() < 0.2:
@@ -238,179 +208,9 @@ def url_case(rng, slug, state) -> dict:
     return args
 
 
-# --- what a served page can send -------------------------------------------------------------
-
-
-def _hostile_number(rng):
-    return float(pick(rng, NUMBERS)) if rng.random() < 0.4 else float(rng.uniform(-1e3, 1e3))
-
-
-def _set(model, attr, value) -> bool:
-    """Set a Bokeh property as an incoming message would; False when Bokeh's own validation
-    refuses the value (the server refuses such a message before any plate code runs)."""
-    try:
-        setattr(model, attr, value)
-    except (ValueError, TypeError):
-        return False
-    return True
-
-
-def _active(rng, n_options: int, many: bool):
-    choices = [[], [0], [n_options - 1], [n_options], [-1], [0, 0], list(range(n_options)), [10**9]]
-    if many:
-        return choices[int(rng.integers(len(choices)))]
-    return int(pick(rng, [0, n_options - 1, n_options, -1, 10**9, int(rng.integers(0, n_options))]))
-
-
-def browser_lookup(rng, p):
-    r = rng.random()
-    if r < 0.25:
-        _set(p.angle_w if rng.random() < 0.5 else p.length_w, "value", _hostile_number(rng))
-    elif r < 0.35:
-        _set(p.dk_w, "value", str(pick(rng, ["2", "64", "3", "nan", "", "1e9", "<b>"])))
-    elif r < 0.45:
-        _set(p.scaled_w, "active", _active(rng, 1, True))
-    elif r < 0.7:  # a dragged key: the browser sends the keys source back
-        keys = {k: list(v) for k, v in p.keys_src.data.items()}
-        j = int(rng.integers(0, 5))
-        keys["x"][j], keys["y"][j] = _hostile_number(rng), _hostile_number(rng)
-        if rng.random() < 0.1:
-            keys["x"] = keys["x"][:3]  # a short column
-        _set(p.keys_src, "data", keys)
-    elif r < 0.85:  # the dragged query
-        _set(p.query_src, "data", {"x": [_hostile_number(rng)], "y": [_hostile_number(rng)]})
-        _set(p.plot, "tags", [str(rng.integers(1e9))])  # the end of a gesture
-    else:
-        try:
-            p.state.set_query_xy(_hostile_number(rng), _hostile_number(rng))
-        except ValueError:
-            pass  # the core refuses a non-finite point by name; the state is unchanged
-
-
-def browser_worked(rng, p):
-    from app.plates.worked.presets import PRESETS
-
-    r = rng.random()
-    if r < 0.3:
-        w = [p.query_w, p.keys_w, p.values_w][int(rng.integers(3))]
-        text = _field_text(rng, "worked", "keys") if rng.random() < 0.8 else str(pick(rng, HOSTILE_TEXT))
-        _set(w, "value_input", text if len(text) < 10**5 else text[:10**5])
-    elif r < 0.4:
-        _set(p.length_w, "value", _hostile_number(rng))
-    elif r < 0.5:
-        _set(p.stage_w, "active", _active(rng, 5, False))
-    elif r < 0.55:
-        _set(p.preset_w, "value", str(pick(rng, list(PRESETS) + ["nope", ""])))
-    elif r < 0.6:
-        _set(p.scaled_w, "active", _active(rng, 1, True))
-    elif r < 0.68:
-        _set(p.guess_key_w, "value", str(pick(rng, ["k1", "k9", "", "<script>", "x" * 300])))
-        _set(p.guess_out_w, "value_input", str(pick(rng, HOSTILE_TEXT[:40] + ["1, 2", "0.5"])))
-    elif r < 0.88:  # the end of a drag: the sources' vectors, then the plot's tags
-        src = [p.query_src, p.keys_src, p.values_src][int(rng.integers(3))]
-        data = {k: list(v) for k, v in src.data.items()}
-        if data.get("vec"):
-            j = int(rng.integers(0, len(data["vec"])))
-            vec = list(data["vec"][j])
-            vec[int(rng.integers(0, len(vec)))] = _hostile_number(rng)
-            data["vec"][j] = vec if rng.random() < 0.9 else vec + [1.0]
-        _set(src, "data", data)
-        _set(p.sync, "tags", [str(rng.integers(1e9))])
-    else:
-        s = p.state
-        try:
-            if rng.random() < 0.5:
-                s.set_length(_hostile_number(rng))
-            else:
-                d_k, m = int(rng.integers(1, 6)), int(rng.integers(1, 8))
-                s.set_inputs(rng.normal(size=d_k) * pick(rng, [1, 100]), rng.normal(size=(m, d_k)),
-                             rng.normal(size=(m, int(rng.integers(1, 4)))))
-        except ValueError:
-            pass  # refused by name; the state keeps its last good numbers
-
-
-def browser_scaling(rng, p):
-    if rng.random() < 0.7:
-        _set(p.dk_w, "value", _hostile_number(rng) if rng.random() < 0.5 else float(rng.integers(-2, 13)))
-    else:
-        _set(p.scaled_w, "active", _active(rng, 1, True))
-
-
-def browser_self_attention(rng, p):
-    r = rng.random()
-    if r < 0.35:
-        _set(p.n_w, "value", _hostile_number(rng) if rng.random() < 0.5 else float(rng.integers(-2, 12)))
-    elif r < 0.7:
-        _set(p.shuffle_w, "value", _hostile_number(rng) if rng.random() < 0.4 else int(rng.integers(-3, 30)))
-    else:
-        _set(p.positions_w if rng.random() < 0.5 else p.cross_w, "active", _active(rng, 1, True))
-
-
-def browser_masking(rng, p):
-    r = rng.random()
-    if r < 0.2:
-        _set(p.n_w, "value", _hostile_number(rng) if rng.random() < 0.5 else float(rng.integers(-2, 12)))
-    elif r < 0.35:
-        _set(p.kind_w, "active", _active(rng, 5, False))
-    elif r < 0.5:
-        _set(p.p_w if rng.random() < 0.5 else p.w_w, "value", _hostile_number(rng) if rng.random() < 0.4
-             else float(rng.integers(-2, 12)))
-    elif r < 0.6:
-        _set(p.causal_w, "active", _active(rng, 1, True))
-        _set(p.contrast_w, "active", _active(rng, 2, False))
-    elif r < 0.85:  # a tapped cell: the browser sends the mask source back, then the plot's tags
-        data = {k: list(v) for k, v in p.mask_src.data.items()}
-        if data.get("allowed"):
-            j = int(rng.integers(0, len(data["allowed"])))
-            data["allowed"][j] = [True, False, None, 1, "1", math.nan][int(rng.integers(6))]
-            if rng.random() < 0.1:
-                data["allowed"] = data["allowed"][:-1]
-        _set(p.kind_w, "active", 4)
-        _set(p.mask_src, "data", data)
-    else:
-        try:
-            p.state.flip(int(rng.integers(-2, 12)), int(rng.integers(-2, 12)))
-        except ValueError:
-            pass  # a cell outside the mask is refused by name
-
-
-def browser_multi_head(rng, p):
-    from app.plates.multi_head.state import D_CHOICES
-
-    r = rng.random()
-    if r < 0.35:
-        _set(p.d_w, "value", str(pick(rng, [str(d) for d in D_CHOICES] + ["3", "nan", "", "1e9"])))
-    elif r < 0.7:
-        _set(p.h_w, "active", _active(rng, 4, False))
-    else:  # a slider's release: value, then value_throttled (which Python acts on)
-        v = _hostile_number(rng) if rng.random() < 0.4 else float(rng.integers(-2, 20))
-        if _set(p.n_w, "value", v):
-            p.n_w.trigger("value_throttled", None, v)  # read-only in Python; a served page's release runs this
-
-
-def browser_learn(rng, p):
-    """What learn.js sends when training stops (a commit: the widgets and the step under a "busy"
-    mark), or one widget's change alone (a hostile page may send anything)."""
-    r = rng.random()
-    if r < 0.4:  # a commit: the step and one box, as the page sends them
-        p.sync.tags = ["busy"]
-        step = _hostile_number(rng) if rng.random() < 0.3 else int(rng.integers(-5, 400))
-        _set(p.srcs["run"], "data", {"step": [step]} if rng.random() < 0.9 else {"step": [1, 2]})
-        box = [p.lr_w, p.init_w, p.seed_w][int(rng.integers(3))]
-        _set(box, "value", _hostile_number(rng) if rng.random() < 0.5 else float(rng.uniform(0, 3)))
-        p.sync.tags = []
-    elif r < 0.6:
-        _set(p.dk_w, "value", str(pick(rng, ["1", "8", "64", "3", "nan", "", "1e9"])))
-    elif r < 0.8:
-        w = [p.tie_w, p.optimizer_w, p.speed_w][int(rng.integers(3))]
-        _set(w, "active", _active(rng, 3, False))
-    else:
-        _set(p.scaled_w, "active", _active(rng, 1, True))
-
-
-BROWSER = {"lookup": browser_lookup, "worked": browser_worked, "scaling": browser_scaling,
-           "self-attention": browser_self_attention, "masking": browser_masking, "multi-head": browser_multi_head,
-           "learn": browser_learn}
+def assert_valid(contract, state, case) -> None:
+    failed = [what for what, ok in contract.state_checks(state).items() if not ok]
+    assert not failed, (case, failed, state.to_url())
 
 
 # --------------------------------------------------------------------------- the run
@@ -419,11 +219,9 @@ BROWSER = {"lookup": browser_lookup, "worked": browser_worked, "scaling": browse
 # The plates whose state is continuous (lookup's angles, worked's numbers, masking's cells) reach
 # a new state at almost every link, and a render costs 10-50 ms on the shared machine: the plate
 # renders the first RENDER_ALL_FIRST distinct states a plate's links reach, then every
-# RENDER_THEN_EVERY-th; every state is validated, and every browser case renders.
+# RENDER_THEN_EVERY-th; every state is validated, and every browser case renders. A plate whose
+# render costs more says how often in its contract (RENDER_CADENCE: learn's replays its run).
 RENDER_ALL_FIRST, RENDER_THEN_EVERY = 100, 50
-# The learn plate's render replays its run in NumPy up to the link's step (2000 at most, about a
-# second each): its links are validated as every plate's, and fewer of its states rendered.
-RENDER_CADENCE = {"learn": (25, 250)}
 BROWSER_CASES = 200  # of the cases: widget values, drags and taps through the plate's own callbacks
 
 
@@ -452,7 +250,9 @@ def test_ten_thousand_cases_keep_the_state_valid_and_the_plate_rendered(plate):
     rng = np.random.default_rng(sum(map(ord, slug)))  # seeded per plate
     sources, divs = _models(plate)
     assert sources, f"{slug}: no data sources found"
-    valid, browser = VALID[slug], BROWSER[slug]
+    contract = registry.contract(slug)
+    fuzz = Fuzz(rng, type(plate.state), contract)
+    first, every = getattr(contract, "RENDER_CADENCE", (RENDER_ALL_FIRST, RENDER_THEN_EVERY))
     bare = type(plate.state)()
     rendered: set[tuple] = set()
     new_states = 0
@@ -460,33 +260,32 @@ def test_ten_thousand_cases_keep_the_state_valid_and_the_plate_rendered(plate):
     notices = 0
     for i in range(CASES):
         if rng.random() >= BROWSER_CASES / CASES:
-            args = url_case(rng, slug, bare)
+            args = url_case(fuzz, bare)
             case = ("url", {k: v[:60] for k, v in args.items()})
             got = bare.apply_url(args)
             assert all(isinstance(n, str) and len(n) < 400 for n in got), (case, got)
             notices += bool(got)
             kinds["url"] += 1
-            valid(bare)
+            assert_valid(contract, bare, case)
             key = _state_key(bare)
             fresh = key not in rendered
             rendered.add(key)
             new_states += fresh
-            first, every = RENDER_CADENCE.get(slug, (RENDER_ALL_FIRST, RENDER_THEN_EVERY))
             if fresh and (new_states <= first or new_states % every == 0):
                 fields = {k: getattr(bare, k) for k in bare.url_fields}
                 if "preset" in fields:  # a preset loads its own numbers, so it goes first
                     plate.state.param.update(preset=fields.pop("preset"))
                 plate.state.param.update(fields)
                 assert _state_key(plate.state) == key, case
-                valid(plate.state)
+                assert_valid(contract, plate.state, case)
                 assert_rendered(plate, sources, divs, case)
             if i % 500 == 499:
                 bare.reset()  # start afresh now and then, so the defaults meet hostile links too
         else:
             case = ("browser", i)
-            browser(rng, plate)
+            contract.browser_case(fuzz, plate)
             kinds["browser"] += 1
-            valid(plate.state)
+            assert_valid(contract, plate.state, case)
             assert_rendered(plate, sources, divs, case)
             rendered.add(_state_key(plate.state))
     assert sum(kinds.values()) == CASES

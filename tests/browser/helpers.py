@@ -335,7 +335,7 @@ def core_from_query(x: float, y: float, **params):
 
 def assert_matches_core(st: dict, state, tol: float = 1e-9, check_query: bool = True) -> None:
     """Every number the page holds equals attention_core's for `state` (LookupState) to `tol`,
-    and every text on screen is what app.formatting writes for those numbers."""
+    and every text on screen is what app.shared.formatting writes for those numbers."""
     from app.shared.formatting import fix, pct
     from app.plates.lookup.data import readout_html
     from app.plates.lookup.state import VALUES

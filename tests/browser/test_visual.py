@@ -25,7 +25,8 @@ def test_plates_look_like_their_references(browser, export_plate, tmp_path, size
         off = {}
         for slug in registry.slugs():
             ref = REFERENCES / f"{slug}-{size}.png"
-            assert ref.is_file(), f"no reference {ref.name}: run `make screenshots` and commit the PNGs"
+            assert ref.is_file(), (f"no reference {ref.name}: make it with `make screenshots SHOTS_ARGS='--plate {slug}'` "
+                                   f"(tests/browser/visual.py), look at it and commit it")
             # One shot is enough to pass: the second shot that shoot() takes to be sure the page
             # has stopped changing (a reference must be) is taken only when the first one differs.
             fresh = shoot(page, export_plate(slug).as_uri(), tries=0)

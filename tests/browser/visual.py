@@ -1,10 +1,12 @@
-"""Screenshots of every plate at three sizes, and how two screenshots are compared.
+"""Screenshots of every plate at two sizes (a desk and a phone), its thumbnail, and how two screenshots are compared.
 
 `make screenshots` runs this file: it exports every plate, opens each exported file in headless
-Chromium at 1280×720 and 390×844 (a phone: touch, mobile), and writes full-page
-PNGs to tests/browser/references/ (the visual test's references; commit them after looking at
-them). `--plate SLUG` and `--size WxH` (each repeatable; `make screenshots SHOTS_ARGS=...`) renew
-only those. test_visual.py takes fresh screenshots the same way and compares them with `difference`.
+Chromium at 1280×720 and 390×844 (a phone: touch, mobile), and writes full-page PNGs to
+tests/browser/references/ (the visual test's references) and the first 1280×720 of the wide one
+to assets/screenshots/<slug>.png (the plate's thumbnail on the index and in the README); look at
+them, then commit them. `--plate SLUG` and `--size WxH` (each repeatable; `make screenshots
+SHOTS_ARGS=...`) renew only those. test_visual.py takes fresh screenshots the same way and
+compares them with `difference`.
 
 Deterministic: the exported page (no server), its default state, a fixed viewport and scale,
 no caret, animations or transitions, and the shot is taken only once Bokeh is idle and the
@@ -30,6 +32,7 @@ REFERENCES = HERE / "references"
 # tests/browser/test_screens.py holds every plate to that width.
 SIZES = {"1280x720": {"viewport": {"width": 1280, "height": 720}},
          "390x844": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}}
+THUMBNAIL_SIZE = "1280x720"  # the thumbnail is this shot's first screenful
 
 # Calibrated in test_visual.py: a rerun differs in well under 0.1 % of pixels; a hidden figure
 # or a 40 px shift changes several percent.
@@ -100,6 +103,17 @@ def difference(png_a: bytes, png_b: bytes) -> float:
     return float(np.mean(np.abs(pa - pb) > PIXEL_STEP))
 
 
+def thumbnail(png: bytes) -> bytes:
+    """The first screenful (the viewport's height) of a full-page PNG taken at THUMBNAIL_SIZE."""
+    from PIL import Image
+
+    width, height = (int(n) for n in THUMBNAIL_SIZE.split("x"))
+    img = Image.open(io.BytesIO(png))
+    out = io.BytesIO()
+    img.crop((0, 0, width, min(height, img.height))).save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
 def export_all(outdir: Path, slugs: list[str] | None = None) -> dict[str, Path]:
     """Export the plates (`slugs`, or every one) into outdir: {slug: file}."""
     picked = [a for s in slugs or [] for a in ("--plate", s)]
@@ -110,6 +124,8 @@ def export_all(outdir: Path, slugs: list[str] | None = None) -> dict[str, Path]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=REFERENCES, help="where the PNGs go (default: the references)")
+    ap.add_argument("--thumbnails", type=Path, default=None,
+                    help="where the thumbnails go (default: assets/screenshots of the app imported)")
     ap.add_argument("--plate", action="append", default=None, help="only this plate (repeat for more)")
     ap.add_argument("--size", action="append", default=None, choices=list(SIZES),
                     help="only this size (repeat for more)")
@@ -119,7 +135,12 @@ def main() -> None:
     from helpers import CHROMIUM_ARGS, chromium_for_tests
     from playwright.sync_api import sync_playwright
 
+    if args.thumbnails is None:
+        from app.delivery.assets import ASSETS
+
+        args.thumbnails = ASSETS / "screenshots"
     args.out.mkdir(parents=True, exist_ok=True)
+    args.thumbnails.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         pages = export_all(Path(tmp), args.plate)
         browser = pw.chromium.launch(executable_path=chromium_for_tests(), args=CHROMIUM_ARGS)
@@ -128,8 +149,13 @@ def main() -> None:
             page = ctx.new_page()
             for slug, path in pages.items():
                 out = args.out / f"{slug}-{size}.png"
-                out.write_bytes(shoot(page, path.as_uri()))
+                png = shoot(page, path.as_uri())
+                out.write_bytes(png)
                 print(out)
+                if size == THUMBNAIL_SIZE:
+                    thumb = args.thumbnails / f"{slug}.png"
+                    thumb.write_bytes(thumbnail(png))
+                    print(thumb)
             ctx.close()
         browser.close()
 

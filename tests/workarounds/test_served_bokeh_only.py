@@ -53,7 +53,7 @@ def outline(model):
 def build(slug, args, monkeypatch, swap: bool) -> Document:
     """The session's document as the server builds it, with the workaround on (`swap`) or switched off."""
     monkeypatch.setenv("AE_WORKAROUNDS", "on" if swap else "served_bokeh_only")
-    monkeypatch.setattr(pn.config, "browser_info", False)  # as app.server.serve sets it
+    monkeypatch.setattr(pn.config, "browser_info", False)  # as app.delivery.server.serve sets it
     from panel.io.state import set_curdoc
 
     doc = Document()

@@ -12,8 +12,7 @@ Open it: `attention-explorable serve` then http://localhost:5006/lookup, or
 
 The package: state.py (LookupState, its URL fields), data.py (what the page shows, from
 attention_core), view.py (LookupPlate: the Bokeh models and the sync), lookup.js (the same
-numbers in the browser at every pointer move, with mirror.js), text.md (the words),
-layout_search.py (how the key layout that prints the seed's numbers was found).
+numbers in the browser at every pointer move, with mirror.js), text.md (the words).
 
 Named models (Bokeh.documents[0].get_model_by_name(NAME)):
   sources  "query" (x, y), "keys" (x, y, value, name), "weights" (key, value, weight, pct, score,

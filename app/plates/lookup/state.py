@@ -10,8 +10,12 @@ import param
 import attention_core as ac
 from app.shared.state import NUMBER, PlateState
 
-# The layout found by layout_search.py: five keys of length 2, a query of length 1.5
-# at 40°. With plain dot products it prints the plate's 55.1 %, 16.84, 69.0 % and 23.4 %.
+# The seed's plate prints four numbers but no coordinates: with the query at 40°, key 2 takes
+# 55.1 % of the weight and the output is 16.84; lengthened to 4 the largest weight is 69.0 %,
+# shortened to 0.1 it is 23.4 % (plain dot products, values 10 to 50). This layout was found by
+# searching keys of one length on a 5° grid, one on each side of the query, for the layouts
+# that print all four: of those with keys of length 2 and a query of length 1.5 it is the most
+# evenly spread. tests/app/plates/test_lookup_layout.py runs that search again and pins the numbers.
 KEY_ANGLES = (0.0, 70.0, 150.0, 225.0, 300.0)
 KEY_LENGTH = 2.0
 DEFAULT_KEYS = ac.cartesian(np.array(KEY_ANGLES), KEY_LENGTH)  # (5, 2)

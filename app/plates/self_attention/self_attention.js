@@ -257,10 +257,7 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
   function settings_error(label, lo, hi) {
     return label + ": type a whole number from " + lo + " to " + hi + "; the plate keeps what it shows.";
   }
-  function box_of(model) {
-    var v = typeof Bokeh !== "undefined" && Bokeh.index ? Bokeh.index.find_one(model) : null;
-    return v ? v.shadow_el || v.el : null;
-  }
+  function box_of(model) { return AEBokehView.root(model); }
   function check_boxes(a) {
     var wrong = null;
     BOXES.forEach(function (b) {

@@ -1,13 +1,19 @@
 """The soft-lookup plate reproduces the seed's four printed numbers, and its width and scale behave.
 
 The numbers are computed with the plate's own state (LookupState) and attention_core, never with
-app/plates/lookup_layout.py's arithmetic, so the search script cannot vouch for itself. Each
-printed number is held to within one unit of its last printed digit (55.1 % -> ±0.1 point,
-16.84 -> ±0.01).
+the layout search's arithmetic below, so the search cannot vouch for itself. Each printed number
+is held to within one unit of its last printed digit (55.1 % -> ±0.1 point, 16.84 -> ±0.01).
+
+The search is how the plate's key layout was found (app/plates/lookup/state.py): the seed prints
+the four numbers but no coordinates. It tries natural-looking layouts: every key the same length,
+angles on a 5° grid, one key on each side of the query, the rest spread round the circle; it
+keeps those that print all four numbers exactly when rounded as the plate rounds, and ranks them
+by how evenly the keys are spread. The plate's layout must be the most even one it finds.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -15,7 +21,6 @@ import pytest
 
 import attention_core as ac
 from app.plates.lookup.state import DEFAULT_KEYS, DK_CHOICES, KEY_ANGLES, KEY_LENGTH, VALUES, LookupState
-from app.plates.lookup.layout_search import search
 
 
 def test_default_query_key2_wins_551_percent_output_1684():
@@ -45,6 +50,59 @@ def test_default_layout_geometry():
     np.testing.assert_allclose(np.sort(k_angles), np.array(KEY_ANGLES), atol=1e-9)
     np.testing.assert_array_equal(VALUES, [10.0, 20.0, 30.0, 40.0, 50.0])
     np.testing.assert_array_equal(s.keys, DEFAULT_KEYS)
+
+
+# --- the search that found the plate's layout (see the module's docstring) --------------------
+QUERY_ANGLE = 40.0
+SEARCH_VALUES = np.array([10.0, 20.0, 30.0, 40.0, 50.0])  # (5,)
+TARGETS = {"w_default": 55.1, "out_default": 16.84, "w_len4": 69.0, "w_len01": 23.4}
+
+
+def _weights(angles_deg: np.ndarray, key_len: float, q_len: float) -> np.ndarray:
+    """Softmax weights for a batch of layouts: angles (B, 5) -> weights (B, 5)."""
+    a = np.radians(angles_deg - QUERY_ANGLE)  # (B, 5) angle between each key and the query
+    s = q_len * key_len * np.cos(a)  # (B, 5) q · k
+    e = np.exp(s - s.max(axis=1, keepdims=True))  # (B, 5)
+    return e / e.sum(axis=1, keepdims=True)  # (B, 5)
+
+
+def printed_numbers(angles_deg, key_len: float, q_len: float) -> dict[str, np.ndarray]:
+    """The plate's four printed numbers (unrounded) for layouts (B, 5)."""
+    angles_deg = np.atleast_2d(np.asarray(angles_deg, dtype=float))  # (B, 5)
+    w0 = _weights(angles_deg, key_len, q_len)  # (B, 5)
+    return {
+        "w_default": 100 * w0[:, 1],  # (B,) key 2's weight, in %
+        "key2_wins": w0.argmax(axis=1) == 1,  # (B,)
+        "out_default": w0 @ SEARCH_VALUES,  # (B,)
+        "w_len4": 100 * _weights(angles_deg, key_len, 4.0).max(axis=1),  # (B,)
+        "w_len01": 100 * _weights(angles_deg, key_len, 0.1).max(axis=1),  # (B,)
+    }
+
+
+def search(key_lengths=(1.0, 1.5, 2.0, 2.5), query_lengths=(1.0, 1.5, 2.0, 2.5)):
+    """Yield (unevenness, angles, key_len, q_len) for every layout that prints all four numbers."""
+    k1 = np.arange(0, 40, 5)  # below the query
+    k2 = np.arange(45, 105, 5)  # above it
+    rest = np.arange(110, 345, 5)
+    grid = np.array([
+        (a, b, c, d, e)
+        for a, b in itertools.product(k1, k2)
+        for c, d, e in itertools.combinations(rest, 3)
+        if c - b >= 30 and d - c >= 30 and e - d >= 30 and 360 + a - e >= 30
+    ], dtype=float)  # (B, 5)
+    gaps = np.diff(np.concatenate([grid, grid[:, :1] + 360], axis=1), axis=1)  # (B, 5)
+    uneven = gaps.std(axis=1)  # (B,)
+    for key_len, q_len in itertools.product(key_lengths, query_lengths):
+        n = printed_numbers(grid, key_len, q_len)
+        ok = (
+            n["key2_wins"]
+            & (np.round(n["w_default"], 1) == TARGETS["w_default"])
+            & (np.round(n["out_default"], 2) == TARGETS["out_default"])
+            & (np.round(n["w_len4"], 1) == TARGETS["w_len4"])
+            & (np.round(n["w_len01"], 1) == TARGETS["w_len01"])
+        )
+        for i in np.flatnonzero(ok):
+            yield float(uneven[i]), tuple(int(a) for a in grid[i]), key_len, q_len
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""app.jsassets: every CustomJS a plate makes with custom_js_code gets its glue's one shared library,
+"""app.runtime.scripts: every CustomJS a plate makes with custom_js_code gets its glue's one shared library,
 found by a walk of the values the models hold (app.workarounds.quick_references.existing_models) rather than
 Bokeh's walk of every property's default."""
 

@@ -99,6 +99,8 @@ from bokeh.plotting import figure
 from app.plates.two_scores.data import sources, texts
 from app.plates.two_scores.state import GAP_BOUNDS, TwoScoresState
 from app.shared import a11y
+from app.plates.two_scores.scenes import SCENES
+from app.shared.scenes import with_titles
 from app.shared.text import plate_text
 from app.shared.theme import style_figure
 from app.shared.viewer import PlateViewer, push, set_if_changed
@@ -111,6 +113,7 @@ class TwoScoresPlate(PlateViewer):
     glue, live = "two_scores.js", "TwoScoresLive"
     slug = "two-scores"
     title, summary, lead, explanation = (TEXT.title, TEXT.summary, TEXT.lead, TEXT.explanation)
+    scenes = with_titles(SCENES, TEXT.scenes, __package__)
 
     def _build(self) -> None:
         s = self.state
@@ -194,6 +197,19 @@ Two scores become two weights that add up to 1; only their gap matters.
 ## Explanation
 Move the gap between the two scores: the softmax turns them into two positive weights that add
 up to 1, and the wider the gap, the more the first one takes.
+
+## Scenes
+- weights: Two weights that add up to 1
+- gap: Only the gap matters
+''',
+    "app/plates/<package>/scenes.py": '''"""The two-scores plate's scenes for a lecture (app/shared/scenes.py); their titles are in text.md."""
+
+from app.shared.scenes import Scene
+
+SCENES = (
+    Scene("weights", parts=("bars", "gap"), main=("bars",), sizes={"bars": (0.8, 0.7), "gap": (0.8, None)}),
+    Scene("gap", parts=("readout", "gap"), main=("readout",), sizes={"readout": (1, None), "gap": (0.8, None)}),
+)
 ''',
     "app/plates/<package>/contract.py": '''"""What the two-scores plate declares to the checks every plate passes (docs/adding-a-plate.md)."""
 
@@ -333,12 +349,12 @@ def test_a_plate_made_from_the_doc_passes_the_checks_every_plate_passes(checkout
     root, _ = checkout
     out = run_pytest(root, "-k", f"({SLUG} or {PACKAGE} or registry_is_consistent or cover_every_kind) and not pictures",
                      "tests/app/test_plates_build.py", "tests/app/test_hostile_links.py",
-                     "tests/app/test_state_properties.py", "tests/app/test_scorm_package.py",
+                     "tests/app/test_state_properties.py", "tests/app/test_scorm_package.py", "tests/app/test_plate_scenes.py",
                      "tests/codebase/test_plate_files.py", f"tests/app/plates/test_{PACKAGE}_plate.py")
     # 6 builds and document checks and the registry's, 2 of links, 2 state runs, 1 SCORM
-    # declaration, 1 of files, 3 of the plate's own
+    # declaration, 1 of scenes, 1 of files, 3 of the plate's own
     passed = int(re.search(r"(\d+) passed", out).group(1))
-    assert passed >= 16 and " skipped" not in out, out[-3000:]
+    assert passed >= 17 and " skipped" not in out, out[-3000:]
 
 
 @pytest.mark.browser

@@ -17,6 +17,13 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     });
   }
 
+  // Whether the link fixes a control for a lesson (?hide= names it): a gesture then keeps its value.
+  // A control a scene leaves out is not fixed: a drag still moves it.
+  function fixed(model) {
+    var names = (AELink.params().get("hide") || "").split(",").map(function (s) { return s.trim(); });
+    return !!(model && model.name) && names.indexOf(model.name) >= 0;
+  }
+
   function show_notices(doc, notices) {
     if (!notices.length) return;
     var div = doc.get_model_by_name("ae-notices");
@@ -893,7 +900,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   }
 
   var api = {};
-  Object.assign(api, { KEEPS_KEYS: KEEPS_KEYS, fit: fit_to_frame, init: init, copy_link: copy_link, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch,
+  Object.assign(api, { KEEPS_KEYS: KEEPS_KEYS, fit: fit_to_frame, fixed: fixed, init: init, copy_link: copy_link, apply_modes: apply_modes, to_dark: to_dark, claim_touch: claim_touch,
     hide_models: hide_models, one_layout: one_layout, table_html: table_html, html_escape: html_escape,
     fix: fix, sci: sci, pct: pct, paren: paren });
   if (typeof globalThis !== "undefined") globalThis.AEPage = api;

@@ -17,7 +17,7 @@ from test_site_deck import NOT_BUSY, InFrame, drag_query_in_frame
 pytestmark = pytest.mark.browser
 
 BUILD = REPO / "examples" / "reveal-deck" / "build.py"
-PLATE = "section.plate-slide iframe"
+PLATE = "section.plate-slide.present iframe"  # the slide on screen (each scene has one)
 
 
 @pytest.fixture(scope="module")

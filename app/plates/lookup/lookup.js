@@ -112,8 +112,8 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
       // A control a link hides (?hide=length) is a setting the lesson fixed: the drag keeps it
       // and moves only the other one.
       var pol = M.polar(ev.x, ev.y);
-      var angle = a.angle.visible === false ? Number(a.angle.value) : pol[0];
-      var length = a.length.visible === false ? Number(a.length.value) : clamp(pol[1], LIMITS.min_length, LIMITS.max_length);
+      var angle = AEPage.fixed(a.angle) ? Number(a.angle.value) : pol[0];
+      var length = AEPage.fixed(a.length) ? Number(a.length.value) : clamp(pol[1], LIMITS.min_length, LIMITS.max_length);
       set_query_polar(a, angle, length);
       quiet(a.angle, { value: angle });
       quiet(a.length, { value: length });

@@ -673,7 +673,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     if (d.target === "query") {
       // A length a link hides (?hide=length) is fixed for the lesson: the drag turns the query.
       var r = Math.hypot(x, y), keep = norm_of(q);
-      q = a.length.visible === false && r > 0 && q.length === 2 ? [x / r * keep, y / r * keep] : [x, y];
+      q = AEPage.fixed(a.length) && r > 0 && q.length === 2 ? [x / r * keep, y / r * keep] : [x, y];
     }
     else if (which === "keys") K[d.target] = [x, y];
     else V[d.target] = [x, y];

@@ -634,7 +634,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   // the frame ({min_px, main_px}), `opts.main()` the models of the scene's main numbers; only the
   // boxes follow the frame, and a text box whose words pass its edge is widened instead of its type
   // made smaller. A figure tagged "ae-keep-shape" (a plane whose angles mean something) keeps its
-  // shape. Returns {refit(), state}: refit() after a scene showed other parts.
+  // shape. Returns {refit(), state}: refit() after a scene showed other parts. `opts.done(fits)`,
+  // if given, is told how each fit ended; returning true, it has changed the page and fits again.
   var STRETCH = 2.2;
   function fit_to_frame(doc, opts) {
     var html = document.documentElement;
@@ -739,7 +740,8 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         if (rounds >= 16 || !room_in_frames()) return done(true);
         best = null; nx = kx; ny = ky; nt = kt;
       } else if (rounds >= 6) {
-        if (rounds >= 16) return done(false);
+        // A scene whose boxes cannot make room for its type gives up sooner: it shows less instead.
+        if (rounds >= (locked ? 8 : 16)) return done(false);
         if (best) { nx = best[0]; ny = best[1]; nt = best[2]; best = null; } else { nx = kx * 0.96; ny = ky * 0.96; }
       }
       rounds += 1;
@@ -749,8 +751,12 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       settle(g);
     }
     function done(fits) {
-      state.k = Math.min(kx, ky); state.kx = kx; state.ky = ky; state.kt = kt; state.fitted = fits; state.settled = true;
+      state.k = Math.min(kx, ky); state.kx = kx; state.ky = ky; state.kt = kt; state.fitted = fits;
       state.ms = Math.round(performance.now() - t0);  // how long the fit took (benchmarks read it)
+      // `opts.done(fits)` may show less and fit again (a scene too large for its frame): then this
+      // fit is not over.
+      if (opts.done && opts.done(fits)) return;
+      state.settled = true;
     }
     function whenIdle(fn) { if (doc.is_idle === false) setTimeout(function () { whenIdle(fn); }, 30); else fn(); }
     // Two frames: the first comes before the ResizeObservers that Bokeh's views react to, the

@@ -65,10 +65,12 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
 
   function show(i) {
     var scene = S.list[i], parts = named_parts(S.doc), keep = new Set();
+    if (i !== S.i) S.dropped = [];
     S.i = i;
     // A part and everything inside it is shown; so are the page parts the mode keeps.
     function keep_all(m) { if (keep.has(m)) return; keep.add(m); kids(m).forEach(keep_all); }
-    scene.parts.concat(S.keep).forEach(function (name) { (parts[name] || []).forEach(keep_all); });
+    scene.parts.filter(function (p) { return S.dropped.indexOf(p) < 0; }).concat(S.keep)
+      .forEach(function (name) { (parts[name] || []).forEach(keep_all); });
     var order = layout_order(S.doc);
     order.forEach(function (m) {
       if (!S.parts.has(m.name) || S.user_hidden.indexOf(m.name) >= 0) return;
@@ -164,12 +166,37 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
     go(Math.max(0, Math.min(S.list.length - 1, i)));
   }
 
+  // A frame too small for the whole scene at its type (a 480×320 box on a course page) shows less,
+  // never smaller: the scene's parts go one by one, the last listed first, its main numbers last,
+  // until what is left fits; one part always stays. A new frame size starts from the whole scene.
+  function droppable(scene) {
+    var rest = scene.parts.filter(function (p) { return S.dropped.indexOf(p) < 0; });
+    if (rest.length < 2) return null;
+    var plain = rest.filter(function (p) { return scene.main.indexOf(p) < 0; });
+    return (plain.length ? plain : rest).slice(-1)[0];
+  }
+  function less(fits) {
+    if (fits) return false;
+    var scene = S.list[S.i], part = droppable(scene), parts = named_parts(S.doc);
+    if (!part) return false;
+    S.dropped.push(part);
+    (parts[part] || []).forEach(conceal);
+    S.main = main_models(scene);
+    S.fit.refit();
+    return true;
+  }
+
   // The scene's parts at their share of the frame (the scene's `sizes`), in pixels by model id. A
   // figure's share holds its axes and title too; one that keeps its shape gets a square frame, its
   // axes' room estimated from the type (the fit corrects the estimate).
   var GAP = 24;  // room between two parts (their margins, and air between a title and the next)
   function sizes(w, h, type) {
     var scene = S.list[S.i], parts = named_parts(S.doc), out = {};
+    if (!S.size || S.size[0] !== w || S.size[1] !== h) {  // a new frame: the whole scene again
+      S.size = [w, h];
+      S.dropped.forEach(function (p) { (parts[p] || []).forEach(reveal); });
+      S.dropped = [];
+    }
     var bar_el = S.bar && S.bar.visible && Bokeh.index.find_one(S.bar);
     var top = bar_el && bar_el.el ? bar_el.el.getBoundingClientRect().height : 0;
     var W = w - GAP, H = h - top - GAP;
@@ -209,7 +236,7 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
     if (!list.length || !(present || embed)) return false;
     var want = p.get("scene"), i = 0;
     list.forEach(function (s, k) { if (s.name === want) i = k; });
-    S = { doc: doc, list: list, i: i, present: present, embed: embed, own: new Map(), setting: false,
+    S = { doc: doc, list: list, i: -1, present: present, embed: embed, own: new Map(), setting: false, dropped: [], size: null,
           title: opts.title || "", bar: doc.get_model_by_name("ae-scene-bar"),
           keep: present && !embed ? ["ae-scene-bar", "ae-notices"] : [],
           user_hidden: (p.get("hide") || "").split(",").map(function (s) { return s.trim(); }).filter(Boolean).concat(STILL_HIDDEN),
@@ -221,7 +248,7 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
     if (present && !embed) window.addEventListener("keydown", on_key);
     var rules = opts.scene_type;
     S.fit = AEPage.fit(doc, { type: function (w, h) { return type_for(w, h, rules); }, main: function () { return S.main; },
-                              sizes: function (w, h) { return sizes(w, h, type_for(w, h, rules)); } });
+                              sizes: function (w, h) { return sizes(w, h, type_for(w, h, rules)); }, done: less });
     return true;
   }
 

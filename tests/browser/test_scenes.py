@@ -235,3 +235,31 @@ def test_copy_embed_code_gives_the_scene_on_screen_in_present_mode(new_tab, expo
     for part in ("embed=1", "present=1", "scene=width", "angle=90"):
         assert part in code, (part, code)
     tab.assert_no_errors()
+
+
+def test_a_larger_present_page_is_the_same_scene_larger(new_tab, exports):
+    """A present page at 1920×1080 shows what it shows at 1280×720, every text 1.5 times as large
+    (the type follows the frame's height): the same scene, larger, for every plate's first scene."""
+    tabs = {size: new_tab(viewport={"width": size[0], "height": size[1]}) for size in ((1280, 720), (1920, 1080))}
+    problems = []
+    for slug in PLATES:
+        seen = {}
+        for (w, h), tab in tabs.items():
+            tab.page.goto((exports("on") / f"{slug}.html").as_uri() + "?present=1")
+            tab.page.wait_for_function(SETTLED, arg=0, timeout=20_000)
+            texts = tab.page.evaluate(TEXT_BOXES)["texts"]
+            sizes: dict[str, float] = {}
+            for t in texts:  # the largest size each text is drawn at (a text may be drawn twice)
+                sizes[t["text"]] = max(sizes.get(t["text"], 0.0), t["px"])
+            seen[(w, h)] = sizes
+        small, large = seen[(1280, 720)], seen[(1920, 1080)]
+        if set(small) != set(large):
+            problems.append(f"{slug}: texts only at 1280×720 {sorted(set(small) - set(large))[:5]}, "
+                            f"only at 1920×1080 {sorted(set(large) - set(small))[:5]}")
+            continue
+        off = [(t, small[t], large[t]) for t in small if abs(large[t] / small[t] - 1.5) > 0.08]
+        if off:
+            problems.append(f"{slug}: texts not 1.5 times as large: {off[:5]}")
+    for tab in tabs.values():
+        tab.assert_no_errors()
+    assert not problems, "\n".join(problems)

@@ -298,9 +298,11 @@ var AEA11y = (typeof globalThis !== "undefined" && globalThis.AEA11y) || (functi
   ensure_viewport();
 
   function embedded() {
-    // An embedded plate is fitted to its frame as a whole by page.js (?embed=1); stacking rows
-    // for a narrow frame as well made it taller than any scale could fit (multi-head at 480x320).
-    return /[?&]embed=1(&|$)/.test(window.location.search || "");
+    // An embedded plate is fitted to its frame as a whole by page.js (?embed=1), and a scene
+    // (?present=1, app/runtime/scenes.js) by its own fit; stacking rows for a narrow frame as well
+    // made it taller than any scale could fit (multi-head at 480x320).
+    return /[?&]embed=1(&|$)/.test(window.location.search || "") ||
+      (typeof AEScenes !== "undefined" && AEScenes.current() !== null);
   }
   function screen_width() {
     return Math.min(document.documentElement.clientWidth, (window.screen && window.screen.width) || Infinity);

@@ -590,8 +590,10 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
         } else if (/font_size$/.test(name)) {
           ch[name] = scaled_font(v, kf);
           if (type) {
-            var px = px_of(ch[name]), main = type.main.has(it.model);
-            px = main ? Math.max(px, type.main_px) : Math.min(Math.max(px, type.min_px), type.min_px * TYPE_SPREAD);
+            // A figure's title at the smallest size: the slide's own title names the scene, and a
+            // wider title would run into the next figure's.
+            var px = px_of(ch[name]), main = type.main.has(it.model), spread = it.model.type === "Title" ? 1 : TYPE_SPREAD;
+            px = main ? Math.max(px, type.main_px) : Math.min(Math.max(px, type.min_px), type.min_px * spread);
             ch[name] = rewrap(v, (Math.round(px * 10) / 10) + "px");
           }
         }

@@ -63,7 +63,7 @@ def test_every_scene_holds_eight_tokens(new_tab, export_plate, room, state):
 
 
 # With the workarounds off, each scene's fit lays the page out once per model it resizes: a change
-# of scene takes 20 to 50 s on this plate, past the waits. The tap and the switch themselves are
+# of scene takes 9 to 48 s on this plate, past the waits. The tap and the switch themselves are
 # tested [off] in test_masking_browser.py.
 @pytest.mark.on_only
 def test_served_tap_and_contrast_work_in_their_scenes(new_tab, served_url):

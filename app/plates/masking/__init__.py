@@ -32,9 +32,14 @@ Named models (Bokeh.documents[0].get_model_by_name(NAME)):
            "contrast_weights", "contrast_row_sums", "contrast_output" (same columns), "norms"
            (i, before, after), "checks" (check, ok, detail), "sync" (the busy mark, no data)
   plots    "mask_plot", "scores_plot", "weights_plot", "contrast_weights_plot", "output_plot",
-           "contrast_output_plot", "norms_plot"
+           "contrast_output_plot", "norms_plot"; rows "weights_maps" and "output_maps" (each the
+           pair of which the contrast switch shows one)
   widgets  "n", "kind", "p", "w", "causal_window", "contrast", "reset"; divs "notes", "checks_table"
-           (the checks' table), "demo_table" (seed 000's three items, masked before and zeroed after)
+           (the checks' table), "formula", "demo_intro" and "demo_table" (seed 000's three items,
+           masked before and zeroed after)
+
+Scenes for a lecture (scenes.py, titles in text.md): the mask, the −∞ scores, a tap with the
+weights beside it, the weights zeroed after the softmax, and seed 000's rule in three numbers.
 """
 
 from app.plates.masking.state import MaskingState

@@ -308,7 +308,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     var d = view_data(st, s, mask, rec);
     var qs = [], ks = [];
     for (var i = 0; i < n; i++) { qs.push(qname(i)); ks.push(kname(i)); }
-    var rq = qs.slice().reverse();
+    var rq = qs.slice().reverse(), new_n = a.y_range.factors.length !== n;
     if (!same_list(a.y_range.factors, rq)) quiet(a.y_range, { factors: rq });
     if (!same_list(a.x_keys.factors, ks)) quiet(a.x_keys, { factors: ks });
     if (!same_list(a.x_sum.factors, ks.concat(["\u03a3"]))) quiet(a.x_sum, { factors: ks.concat(["\u03a3"]) });
@@ -317,7 +317,9 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
      ["cweights", "contrast_weights"], ["crow_sums", "contrast_row_sums"], ["coutput", "contrast_output"],
      ["norms", "norms"], ["checks", "checks"]].forEach(function (pair) { fill_source(a[pair[0]], d[pair[1]]); });
     if (a.checks_table) quiet_text(a.checks_table, checks_table_html(d.checks));
-    a.texts.forEach(function (g) { if (g.text_font_size.value !== font_for(n)) quiet(g, { text_font_size: { value: font_for(n) } }); });
+    // The cells' type follows n, and only n: a page that sized it for its frame (a scene, present
+    // mode) keeps that size through a tap or a change of mask.
+    if (new_n) a.texts.forEach(function (g) { if (g.text_font_size.value !== font_for(n)) quiet(g, { text_font_size: { value: font_for(n) } }); });
     updating = true;
     try {
       quiet(a.p, { end: n, value: st.p, disabled: st.kind !== "padding" });

@@ -25,10 +25,13 @@ from bokeh.transform import dodge
 
 from app.plates.masking.data import SCORES_TITLES, SOURCES, factors, font_for, texts, view_data
 from app.plates.masking.demo import demo_intro_html
+from app.plates.masking.scenes import SCENES
 from app.plates.masking.state import D_MODEL, KINDS, N_MAX, N_MIN, RECIPES, MaskingState, fit_cells
 from app.shared import a11y, html_table
 from app.shared.heatmap import cells, heatmap_figure
-from app.shared.mathml import formula
+from app.shared.mathml import CSS as MATHML_CSS
+from app.shared.mathml import formula_html
+from app.shared.scenes import with_titles
 from app.shared.text import plate_text
 from app.shared.theme import PALETTE, style_figure
 from app.shared.viewer import PlateViewer, push, set_if_changed
@@ -37,6 +40,19 @@ TEXT = plate_text(__package__)
 KIND_LABELS = ["none", "causal", "padding", "window", "custom"]
 VIEW_LABELS = ["Mask the scores (before softmax)", "Zero the weights (after softmax)"]
 BORDER_BOTTOM = 30  # px under every heat map: the norms plot keeps its legend there
+
+# The mask's formula (MathML) and its spoken label.
+MASK_FORMULA = (
+    "<mrow><msub><mrow><mi>S</mi><mo>′</mo></mrow><mi>ij</mi></msub><mo>=</mo><mfrac><mrow>"
+    "<msub><mi>q</mi><mi>i</mi></msub><mo>·</mo><msub><mi>k</mi><mi>j</mi></msub></mrow>"
+    "<msqrt><msub><mi>d</mi><mi>k</mi></msub></msqrt></mfrac><mo>+</mo><msub><mi>M</mi>"
+    "<mi>ij</mi></msub><mo>,</mo><mspace width='1em'/><msub><mi>M</mi><mi>ij</mi></msub>"
+    "<mo>=</mo><mrow><mo>{</mo><mtable><mtr><mtd><mn>0</mn></mtd><mtd><mtext>&#xa0;may attend"
+    "</mtext></mtd></mtr><mtr><mtd><mo>−</mo><mi>∞</mi></mtd><mtd><mtext>&#xa0;blocked"
+    "</mtext></mtd></mtr></mtable></mrow></mrow>",
+    "S prime i j equals q i dot k j over root d k, plus M i j, where M i j is 0 if query i "
+    "may attend to key j and minus infinity if blocked",
+)
 
 NOTES_CSS = """
 .ae-notes { font-family: system-ui, sans-serif; font-size: 14px; line-height: 1.4; color: #1f2328; }
@@ -55,6 +71,7 @@ class MaskingPlate(PlateViewer):
     slug = "masking"
     glue, live = "masking.js", "MaskingLive"  # the browser half (masking.js, beside this file)
     title, summary, lead, explanation = (TEXT.title, TEXT.summary, TEXT.lead, TEXT.explanation)
+    scenes = with_titles(SCENES, TEXT.scenes, __package__)
 
     # --- the view ------------------------------------------------------------------------
     def _build(self) -> None:
@@ -148,8 +165,12 @@ class MaskingPlate(PlateViewer):
                                 stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS + CHECKS_CSS)])
         self.demo_table = Div(name="demo_table", text=words["demo_table"], width=600,
                               stylesheets=[InlineStyleSheet(css=html_table.TABLE_CSS)])
-        demo_intro = pn.pane.HTML(demo_intro_html(), width=600, stylesheets=[NOTES_CSS], margin=(0, 10))
+        self.demo_intro = Div(name="demo_intro", text=demo_intro_html(), width=600,
+                              stylesheets=[InlineStyleSheet(css=NOTES_CSS)], margin=(0, 10))
 
+        # A Div with a name, so that a scene can leave the formula out.
+        self.formula_div = Div(name="formula", text=formula_html(*MASK_FORMULA), margin=(0, 10),
+                               stylesheets=[InlineStyleSheet(css=MATHML_CSS)])
         recipes = {str(k): {"Q": v[0].tolist(), "K": v[1].tolist(), "V": v[2].tolist()} for k, v in RECIPES.items()}
         models = {
             "recipes": recipes, "kinds": KINDS,
@@ -206,23 +227,18 @@ class MaskingPlate(PlateViewer):
 
         controls = bk_row(self.kind_w, self.n_w, self.p_w, self.w_w, self.causal_w)
         controls2 = bk_row(self.contrast_w, self.reset_w)
-        maps = bk_row(self.mask_plot, self.scores_plot, self.weights_plot, self.cw_plot, self.output_plot,
-                      self.co_plot, self.norms_plot)
+        # The weights, and the outputs, masked before or zeroed after the softmax: one of each pair is
+        # shown (the contrast switch), so a scene shows the pair and the plate picks which.
+        maps = bk_row(self.mask_plot, self.scores_plot,
+                      bk_row(self.weights_plot, self.cw_plot, name="weights_maps"),
+                      bk_row(self.output_plot, self.co_plot, name="output_maps"), self.norms_plot)
         self._layout = pn.Column(
             pn.pane.Bokeh(bk_column(controls, maps)),
             pn.Row(
                 pn.Column(pn.pane.Bokeh(controls2), pn.pane.Bokeh(self.notes), pn.pane.Bokeh(self.checks_table)),
                 pn.Column(
-                    formula("<mrow><msub><mrow><mi>S</mi><mo>′</mo></mrow><mi>ij</mi></msub><mo>=</mo><mfrac><mrow>"
-                            "<msub><mi>q</mi><mi>i</mi></msub><mo>·</mo><msub><mi>k</mi><mi>j</mi></msub></mrow>"
-                            "<msqrt><msub><mi>d</mi><mi>k</mi></msub></msqrt></mfrac><mo>+</mo><msub><mi>M</mi>"
-                            "<mi>ij</mi></msub><mo>,</mo><mspace width='1em'/><msub><mi>M</mi><mi>ij</mi></msub>"
-                            "<mo>=</mo><mrow><mo>{</mo><mtable><mtr><mtd><mn>0</mn></mtd><mtd><mtext>&#xa0;may attend"
-                            "</mtext></mtd></mtr><mtr><mtd><mo>−</mo><mi>∞</mi></mtd><mtd><mtext>&#xa0;blocked"
-                            "</mtext></mtd></mtr></mtable></mrow></mrow>",
-                            "S prime i j equals q i dot k j over root d k, plus M i j, where M i j is 0 if query i "
-                            "may attend to key j and minus infinity if blocked", margin=(0, 10)),
-                    demo_intro, pn.pane.Bokeh(self.demo_table),
+                    pn.pane.Bokeh(self.formula_div),
+                    pn.pane.Bokeh(self.demo_intro), pn.pane.Bokeh(self.demo_table),
                 ),
             ),
             pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)),

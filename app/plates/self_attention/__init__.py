@@ -42,6 +42,10 @@ Named models (tests and outside checks read them with Bokeh.documents[0].get_mod
   plots    "tokens_map", "scores_map", "weights_map", "output_map", "original_map", "diff_map",
            "worked_map"
 
+Scenes for a lecture (scenes.py, titles in text.md): the seed's one-token turn as one row, the
+scores, the weights (with the cross-attention switch), the shuffle beside the original order, and
+the positions with the difference.
+
 Every change (n, shuffle, positions, cross) is recomputed in the browser by self_attention.js
 with AttentionMirror, so the page works in an exported file; on a served page Python recomputes
 the same numbers with attention_core (the authority; the "perm_check" source's `by` column says

@@ -21,11 +21,13 @@ from bokeh.models import (
 from app.plates.self_attention.data import (
     ENTRIES, SOURCES, glue_data, shown, worked_example, worked_html, worked_sources,
 )
+from app.plates.self_attention.scenes import SCENES
 from app.plates.self_attention.state import MAX_SHUFFLE, N_MAX, N_MIN, SelfAttentionState
 from app.shared import a11y
 from app.shared.colours import diverging, sequential
 from app.shared.heatmap import cells, heatmap_figure
 from app.shared.mathml import ATTENTION, formula_html
+from app.shared.scenes import with_titles
 from app.shared.state import whole_number
 from app.shared.text import plate_text
 from app.shared.theme import PALETTE
@@ -68,6 +70,7 @@ class SelfAttentionPlate(PlateViewer):
     slug = "self-attention"
     glue, live = "self_attention.js", "SelfAttentionLive"  # the browser half (self_attention.js, beside this file)
     title, summary, lead, explanation = (TEXT.title, TEXT.summary, TEXT.lead, TEXT.explanation)
+    scenes = with_titles(SCENES, TEXT.scenes, __package__)
 
     # --- the view ------------------------------------------------------------------------
     def _build(self) -> None:
@@ -99,7 +102,7 @@ class SelfAttentionPlate(PlateViewer):
                                mappers["weights"], r["keys_sum"], r["rows"], 420, H,
                                "key (position, token) · Σ = row sum", None),
             "output": heatmap("output_map", "Output rows", self.sources["output"], mappers["output"],
-                              r["entries"], r["rows"], 200, H, "entry", None),
+                              r["entries"], r["rows"], 235, 290, "entry", "position, token"),
             "original": heatmap("original_map", "Original order", self.sources["original_output"],
                                 mappers["output"], r["entries"], r["original"], 235, 290, "entry",
                                 "position, token"),
@@ -188,8 +191,10 @@ class SelfAttentionPlate(PlateViewer):
             pn.Row(*(pn.pane.Bokeh(m) for m in (self.n_w, self.shuffle_btn, self.shuffle_w, self.original_btn,
                                                  self.positions_w, self.cross_w))),
             pn.Row(pn.pane.Bokeh(self.order_div), pn.pane.Bokeh(self.message_div)),
-            pn.Row(*(pn.pane.Bokeh(f[k]) for k in ("tokens", "scores", "weights", "output"))),
-            pn.Row(pn.pane.Bokeh(f["original"]), pn.pane.Bokeh(f["diff"]),
+            # The output opens the second row, beside the original order and their difference, so
+            # that a scene showing two of them shows them side by side.
+            pn.Row(*(pn.pane.Bokeh(f[k]) for k in ("tokens", "scores", "weights"))),
+            pn.Row(pn.pane.Bokeh(f["output"]), pn.pane.Bokeh(f["original"]), pn.pane.Bokeh(f["diff"]),
                    pn.Column(pn.pane.Bokeh(self.check_div), pn.pane.Bokeh(self.formula_div),
                              pn.pane.Bokeh(self.worked_div), pn.pane.Bokeh(wk))),
             pn.pane.Bokeh(bk_column(self.a11y_toggle, self.a11y_view)),

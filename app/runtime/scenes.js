@@ -122,13 +122,14 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
   function bar() {
     if (!S.present || S.embed || !S.bar) return;
     var scene = S.list[S.i], n = S.list.length;
+    // The scene's title first and largest; the plate's name, which may be long, last.
     var html = "<nav class='ae-scene-bar' aria-label='scenes'>" +
-      "<span class='ae-scene-plate'>" + esc(S.title) + "</span>" +
       "<h1 class='ae-scene-title'>" + esc(scene.title) + "</h1>" +
       "<span class='ae-scene-count'>" + (S.i + 1) + " / " + n + "</span>" +
       "<button type='button' class='ae-scene-go' data-go='-1' aria-label='Previous scene'" + (S.i === 0 ? " disabled" : "") + ">◀</button>" +
       "<button type='button' class='ae-scene-go' data-go='1' aria-label='Next scene'" + (S.i === n - 1 ? " disabled" : "") + ">▶</button>" +
       "<button type='button' class='ae-copy ae-embed'>Copy embed code</button><span class='ae-copied' role='status'></span>" +
+      "<span class='ae-scene-plate'>" + esc(S.title) + "</span>" +
       "</nav>";
     S.bar.setv({ text: html, visible: true }, { sync: false });
   }
@@ -243,13 +244,40 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
           main: new Set(), fit: null,
           parts: new Set(opts.hideable || []) };  // the plate's parts and the page's (Python's hideable_names)
     document.documentElement.classList.add("ae-scene");
+    add_scene_sheet(doc, opts.theme && opts.theme.scene_css);
     show(i);
     wire_bar();
     if (present && !embed) window.addEventListener("keydown", on_key);
     var rules = opts.scene_type;
     S.fit = AEPage.fit(doc, { type: function (w, h) { return type_for(w, h, rules); }, main: function () { return S.main; },
                               sizes: function (w, h) { return sizes(w, h, type_for(w, h, rules)); }, done: less });
+    refit_when_it_grows();
     return true;
+  }
+
+  // Every model with its own sheets (Divs, widgets) gets the scene's: a formula's scripts and a
+  // table's small print at the scene's smallest type too, with or without present mode.
+  function add_scene_sheet(doc, css) {
+    if (!css) return;
+    Array.from(doc.all_models || []).forEach(function (m) {
+      if (!Array.isArray(m.stylesheets) || !("visible" in (m.properties || {})) || /^ae-lib-/.test(m.name || "")) return;
+      m.setv({ stylesheets: m.stylesheets.concat([css]) }, { sync: false });
+    });
+  }
+
+  // What a scene shows can grow after its fit (a tap that empties a row adds a line of notes):
+  // when the page then scrolls, the scene is fitted again.
+  function refit_when_it_grows() {
+    if (typeof ResizeObserver === "undefined") return;
+    var html = document.documentElement, timer = null;
+    new ResizeObserver(function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var st = S.fit && S.fit.state;
+        if (!st || !st.settled) return;  // a fit is under way: it measures for itself
+        if (html.scrollHeight > html.clientHeight + 1 || html.scrollWidth > html.clientWidth + 1) S.fit.refit();
+      }, 100);
+    }).observe(document.body);
   }
 
   // On the plate's page, a scene's link opens it in present mode with the state on screen.

@@ -170,6 +170,13 @@ input, select, textarea, button, label, .bk-input { font-size: var(--ae-min-font
 sub, sup, small, math, math * { font-size: max(var(--ae-min-font, calc(%(min)dpx * var(--ae-fit, 1))), 1em) !important; }
 """ % {"min": PRESENT_MIN_PX}
 
+# Added by app/runtime/scenes.js to every Div and widget while the page shows a scene: a formula's
+# sub- and superscripts (MathML shrinks them a step each) and small print at the scene's smallest
+# type, as every other text (--ae-min-font is set by the scene's fit).
+SCENE_MODEL_CSS = """
+sub, sup, small, math, math * { font-size: max(var(--ae-min-font, 14px), 1em) !important; }
+"""
+
 # Added to every Row in presentation mode: the larger widgets and type no longer fit a
 # 1280-pixel row, so its children wrap onto a new line instead of widening the page.
 PRESENT_ROW_CSS = ":host { flex-wrap: wrap !important; row-gap: 8px; }"
@@ -212,7 +219,7 @@ def dark_partner(hex_colour: str) -> str:
 def page_theme_options() -> dict:
     """What page.js needs to apply the modes (passed in the page's ready script)."""
     return {"dark_map": dark_colour_map(), "dark_css": DARK_MODEL_CSS, "present_css": PRESENT_MODEL_CSS, "present_row_css": PRESENT_ROW_CSS,
-            "present_scale": PRESENT_SCALE, "present_min_px": PRESENT_MIN_PX,
+            "scene_css": SCENE_MODEL_CSS, "present_scale": PRESENT_SCALE, "present_min_px": PRESENT_MIN_PX,
             "present_soft_scale": PRESENT_SOFT_SCALE, "present_soft_min_px": PRESENT_SOFT_MIN_PX}
 
 

@@ -1,7 +1,7 @@
 """Every scene of every plate reads from the back of a hall (issue 55, 1 and 2).
 
-Each plate of the registry is opened once per room, exported (no server), and steps through its
-scenes in the page (AEScenes.go); after each scene's fit:
+Each plate of the registry is opened, exported (no server), and steps through its scenes in the
+page (AEScenes.go) in each room; after each scene's fit:
 - nothing scrolls;
 - no text is under the room's smallest size, read from the page (the DOM's text, through Bokeh's
   shadow roots) and from the figures (every <text> of Bokeh's own SVG drawing of each figure,
@@ -10,9 +10,11 @@ scenes in the page (AEScenes.go); after each scene's fit:
   main Div's text);
 - no two texts overlap, and no figure's text is cut off by its figure or its frame;
 - every part the scene names is on screen, and no other part of the plate is.
-The rooms: a 960×540 and a 1280×720 slide frame in present mode, a present page at 1280×720
-(with its scene bar), and a 960×540 frame without present mode (type 14 px or more). Then a
-present page steps through its scenes with the presenter's keys, and the state carries over.
+The rooms: a 960×540 slide frame in present mode, the same page resized to 1280×720 while open
+(back through the scenes), and a present page at 1280×720 (with its scene bar), resized to
+1920×1080 at the end: the same scene, every text 1.5 times as large. An embedded frame without
+present mode (type 14 px or more) is held by tests/browser/test_embed_fit.py. Then a present page
+steps through its scenes with the presenter's keys, and the state carries over.
 """
 
 from __future__ import annotations
@@ -28,13 +30,12 @@ from helpers import angle_slider_handle, assert_matches_core, core_state, read_s
 pytestmark = pytest.mark.browser
 
 TEXT_BOXES = (Path(__file__).parent / "text_boxes.js").read_text(encoding="utf-8")
-# (name, width, height, page settings, smallest text, main numbers) in CSS pixels
-ROOMS = [
-    ("slide-960", 960, 540, "embed=1&present=1", rules.MIN_PX, rules.MAIN_PX),
-    ("slide-1280", 1280, 720, "embed=1&present=1", rules.MIN_PX * 720 / 540, rules.MAIN_PX * 720 / 540),
-    ("present-1280", 1280, 720, "present=1", rules.MIN_PX * 720 / 540, rules.MAIN_PX * 720 / 540),
-    ("frame-960", 960, 540, "embed=1", rules.PLAIN_MIN_PX, None),
-]
+# A room: (name, width, height, smallest text, main numbers) in CSS pixels; a page is opened with
+# its settings in its first room and resized into the next.
+SLIDE_960 = ("slide-960", 960, 540, rules.MIN_PX, rules.MAIN_PX)
+SLIDE_1280 = ("slide-1280", 1280, 720, rules.MIN_PX * 720 / 540, rules.MAIN_PX * 720 / 540)
+PRESENT_1280 = ("present-1280", 1280, 720, rules.MIN_PX * 720 / 540, rules.MAIN_PX * 720 / 540)
+PAGES = {"slide": ("embed=1&present=1", [SLIDE_960, SLIDE_1280]), "present": ("present=1", [PRESENT_1280])}
 TOL = 0.5  # px: rounding of sizes and boxes
 # The font sizes of every shown figure's text, from its models (a title, axes, legends, labels,
 # text glyphs), with the figure's name: [[figure, what, px]].
@@ -78,6 +79,10 @@ PARTS_SHOWN = r"""(names) => {
   return out;
 }"""
 SETTLED = "(i) => window.AEScenes && AEScenes.current() && AEScenes.current().index === i && AEPage.fit_state && AEPage.fit_state.settled"
+# The same, once the fit is for a frame of w × h (a resized page fits again).
+SETTLED_AT = ("([i, w, h]) => window.AEScenes && AEScenes.current() && AEScenes.current().index === i && "
+              "AEPage.fit_state && AEPage.fit_state.settled && AEPage.fit_state.size && "
+              "AEPage.fit_state.size[0] === w && AEPage.fit_state.size[1] === h")
 
 
 def overlaps(texts: list[dict]) -> list[str]:
@@ -107,7 +112,7 @@ def cut(texts: list[dict], width: int, height: int) -> list[str]:
 
 
 def check_scene(page, slug: str, scene, room) -> list[str]:
-    name, width, height, _, min_px, main_px = room
+    name, width, height, min_px, main_px = room
     problems = []
     where = f"{slug} scene '{scene.name}' in {name}"
     scroll = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
@@ -146,21 +151,48 @@ def check_scene(page, slug: str, scene, room) -> list[str]:
 PLATES = [s for s in registry.slugs()]
 
 
-@pytest.mark.parametrize("room", ROOMS, ids=[r[0] for r in ROOMS])
+def largest_sizes(page) -> dict[str, float]:
+    """Each text the page shows, at the largest size it is drawn (a text may be drawn twice)."""
+    sizes: dict[str, float] = {}
+    for t in page.evaluate(TEXT_BOXES)["texts"]:
+        sizes[t["text"]] = max(sizes.get(t["text"], 0.0), t["px"])
+    return sizes
+
+
+def same_scene_larger(small: dict, large: dict, factor: float) -> list[str]:
+    """What differs between a scene's texts at two sizes of its frame, beyond the type's factor."""
+    if set(small) != set(large):
+        return [f"texts only in the smaller frame {sorted(set(small) - set(large))[:5]}, "
+                f"only in the larger {sorted(set(large) - set(small))[:5]}"]
+    off = [(t, small[t], large[t]) for t in small if abs(large[t] / small[t] - factor) > 0.08]
+    return [f"texts not {factor} times as large: {off[:5]}"] if off else []
+
+
+@pytest.mark.parametrize("kind", list(PAGES))
 @pytest.mark.parametrize("slug", PLATES)
-def test_every_scene_reads_in_the_room(new_tab, exports, slug, room):
+def test_every_scene_reads_in_the_room(new_tab, exports, slug, kind):
     scenes = registry.plate_class(slug).scenes
     assert len(scenes) >= 2, f"{slug} declares {len(scenes)} scene(s); a plate has two or more"
-    name, width, height, settings, _, _ = room
-    tab = new_tab(viewport={"width": width, "height": height})
+    settings, rooms = PAGES[kind]
+    tab = new_tab(viewport={"width": rooms[0][1], "height": rooms[0][2]})
     page = tab.page
     page.goto((exports("on") / f"{slug}.html").as_uri() + "?" + settings)
-    problems = []
-    for i, scene in enumerate(scenes):
-        if i:
-            page.evaluate("(i) => AEScenes.go(i)", i)
-        page.wait_for_function(SETTLED, arg=i, timeout=20_000)
-        problems += check_scene(page, slug, scene, room)
+    problems, order = [], list(range(len(scenes)))
+    for r, room in enumerate(rooms):
+        if r:  # the page resized while open: the scene on screen is fitted again, then the others
+            page.set_viewport_size({"width": room[1], "height": room[2]})
+            order = order[::-1]
+        for k, i in enumerate(order):
+            if k or r == 0 and i:
+                page.evaluate("(i) => AEScenes.go(i)", i)
+            page.wait_for_function(SETTLED_AT, arg=[i, room[1], room[2]], timeout=20_000)
+            problems += check_scene(page, slug, scenes[i], room)
+    if kind == "present":  # a larger present page: the same scene, larger
+        i, before = order[-1], largest_sizes(page)
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.wait_for_function(SETTLED_AT, arg=[i, 1920, 1080], timeout=20_000)
+        problems += [f"{slug} scene '{scenes[i].name}' at 1920×1080: {p}"
+                     for p in same_scene_larger(before, largest_sizes(page), 1.5)]
     tab.assert_no_errors()
     assert not problems, "\n".join(problems)
 
@@ -235,31 +267,3 @@ def test_copy_embed_code_gives_the_scene_on_screen_in_present_mode(new_tab, expo
     for part in ("embed=1", "present=1", "scene=width", "angle=90"):
         assert part in code, (part, code)
     tab.assert_no_errors()
-
-
-def test_a_larger_present_page_is_the_same_scene_larger(new_tab, exports):
-    """A present page at 1920×1080 shows what it shows at 1280×720, every text 1.5 times as large
-    (the type follows the frame's height): the same scene, larger, for every plate's first scene."""
-    tabs = {size: new_tab(viewport={"width": size[0], "height": size[1]}) for size in ((1280, 720), (1920, 1080))}
-    problems = []
-    for slug in PLATES:
-        seen = {}
-        for (w, h), tab in tabs.items():
-            tab.page.goto((exports("on") / f"{slug}.html").as_uri() + "?present=1")
-            tab.page.wait_for_function(SETTLED, arg=0, timeout=20_000)
-            texts = tab.page.evaluate(TEXT_BOXES)["texts"]
-            sizes: dict[str, float] = {}
-            for t in texts:  # the largest size each text is drawn at (a text may be drawn twice)
-                sizes[t["text"]] = max(sizes.get(t["text"], 0.0), t["px"])
-            seen[(w, h)] = sizes
-        small, large = seen[(1280, 720)], seen[(1920, 1080)]
-        if set(small) != set(large):
-            problems.append(f"{slug}: texts only at 1280×720 {sorted(set(small) - set(large))[:5]}, "
-                            f"only at 1920×1080 {sorted(set(large) - set(small))[:5]}")
-            continue
-        off = [(t, small[t], large[t]) for t in small if abs(large[t] / small[t] - 1.5) > 0.08]
-        if off:
-            problems.append(f"{slug}: texts not 1.5 times as large: {off[:5]}")
-    for tab in tabs.values():
-        tab.assert_no_errors()
-    assert not problems, "\n".join(problems)

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from app.shared.mathml import formula_html
 
+# A formula is set in a math font: its MATH table says how far a subscript drops. Bokeh's sheet
+# gives every element of a Div `font-family: inherit`, which overrides the browser's own
+# `math { font-family: math }`; in the text's sans-serif (no MATH table) Chromium drops a script
+# only as far as its base's descent, so k_c and d_k read as "kc" and "dk".
 FORMULAS_CSS = """
 .ae-formulas { font-family: system-ui, sans-serif; font-size: 14px; color: #1f2328; }
+.ae-formulas math, .ae-formulas math * { font-family: math; }
 .ae-formulas math[display=block] { font-size: 1.2em; margin: 0.35em 0; }
 .ae-formulas p { margin: 0.2em 0 0.6em; color: #57606a; }
 """

@@ -29,7 +29,9 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from app.plates.scaling.data import CONTRAST, ITEM_COLORS, ITEMS, annotations, case_name, live_sources, sources, texts
+from app.plates.scaling.data import (
+    CONTRAST, FLAT_LABEL_Y, ITEM_COLORS, ITEMS, annotations, case_name, live_sources, sources, texts,
+)
 from app.plates.scaling.formulas import FORMULAS_CSS
 from app.plates.scaling.state import BASE, ScalingState
 from app.shared import a11y
@@ -43,7 +45,7 @@ from app.shared.viewer import PlateViewer, live_layer, push, set_if_changed
 
 TEXT = plate_text(__package__)
 
-ITEM_LABELS = ["raw score 2√d", "raw score √d", "raw score 0"]
+ITEM_LABELS = ["α1: score 2√d", "α2: score √d", "α3: score 0"]  # the raw scores; ÷√d, 2, 1, 0
 BAND = 3.0  # the ±3 band: where 99.7 % of unit-variance scores fall
 STD_LABEL_Y = 168  # screen px above the histogram frame's bottom
 JAC_LIMIT = 0.25  # a diagonal entry α(1 − α) is at most 1/4
@@ -79,6 +81,7 @@ class ScalingPlate(PlateViewer):
         s = self.state
         log_m = math.log(len(BASE))
         data = sources(s)
+        shown = annotations(s)
 
         def source(name: str) -> ColumnDataSource:
             return ColumnDataSource(data[name], name=name)
@@ -141,9 +144,12 @@ class ScalingPlate(PlateViewer):
         f.add_layout(self.flat_span)
         f.scatter("d", "w", source=self.flat_cur_src, size=11, fill_color="color", line_color=PALETTE["ink"],
                   line_width=1.5)
-        f.add_layout(LabelSet(x="d", y="w", text="label", source=self.flat_cur_src, x_offset="dx", y_offset=3,
-                              text_align="align", text_font_size="10pt", text_color=PALETTE["ink"],
-                              background_fill_color="white", background_fill_alpha=0.7))
+        label = shown["flat_label"]
+        self.flat_label = Label(name="flat_label", x=label["x"], y=FLAT_LABEL_Y, text=label["text"],
+                                text_align=label["text_align"], x_offset=label["x_offset"], text_baseline="middle",
+                                text_font_size="10pt", text_color=PALETTE["ink"], background_fill_color="white",
+                                background_fill_alpha=0.85)
+        f.add_layout(self.flat_label)
         self.flat_plot = f
 
         # (c1) The softmax Jacobian of the three weights, as a heat map.
@@ -198,6 +204,7 @@ class ScalingPlate(PlateViewer):
         for fig, src, span in ((f, self.flat_cur_src, self.flat_span), (e, self.ent_cur_src, self.ent_span)):
             live_layer(fig, src)
             span.level = "overlay"
+        self.flat_label.level = "overlay"
 
         # (c3) The worked contrast: softmax([8, 0, −8]) against softmax([1, 0, −1]).
         cases = [case_name(sc) for sc, _ in CONTRAST]
@@ -233,7 +240,7 @@ class ScalingPlate(PlateViewer):
             "table": self.table_src, "stds": self.std_src, "hist": self.hist_src,
             "density": self.density_src, "flat_current": self.flat_cur_src, "jac": self.jac_src,
             "ent_current": self.ent_cur_src, "hist_plot": h, "hist_xaxis": self.hist_xaxis,
-            "std_label": self.std_label, "flat_plot": f, "flat_span": self.flat_span, "ent_plot": e,
+            "std_label": self.std_label, "flat_plot": f, "flat_label": self.flat_label, "flat_span": self.flat_span, "ent_plot": e,
             "ent_span": self.ent_span, "jac_max": self.jac_max, "dk": self.dk_w, "scaled": self.scaled_w,
             "readout": self.readout, "rendered": self.rendered_src,
         }
@@ -320,6 +327,8 @@ class ScalingPlate(PlateViewer):
         set_if_changed(self.hist_xaxis, "axis_label", shown["axis_label"])
         set_if_changed(self.std_label, "text", shown["std_label"])
         set_if_changed(self.jac_max, "text", shown["jacobian_max"])
+        for prop, value in shown["flat_label"].items():
+            set_if_changed(self.flat_label, prop, value)
         set_if_changed(self.flat_span, "location", shown["span"])
         set_if_changed(self.ent_span, "location", shown["span"])
         for name, text in texts(s).items():

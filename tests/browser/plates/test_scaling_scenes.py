@@ -3,6 +3,10 @@ the plain page, and the present page and the slide frame that show its scenes.
 
 - "Var(q_c k_c)": k's subscript c is a real subscript (an <msub>) and is drawn lowered below
   k's baseline, as q's is; so are the formulas' other subscripts.
+- The flat-line chart's labels (the weights at the chosen width) never sit on a line: every text
+  the chart draws in its frame is clear of its six curves and of the dotted line at the width,
+  at every width, raw and divided by √d_k. Read from the figure's own SVG drawing (Bokeh's
+  export, as tests/browser/text_boxes.js reads a figure's text).
 """
 
 from __future__ import annotations
@@ -11,7 +15,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from app.plates.scaling.data import ITEM_COLORS
 from app.plates.scaling.formulas import ENTROPY, JACOBIAN, VARIANCE
+from app.shared.theme import PALETTE
 
 pytestmark = pytest.mark.browser
 
@@ -92,4 +98,88 @@ def test_subscripts_are_drawn_below_their_base(new_tab, exports, room):
             flat.append(f"{s['base']}_{s['script']}: its script's foot {drop:.2f} em below the base's baseline "
                         f"({s['px']:.1f} px, {s['font']})")
     assert not flat, f"{room[0]}: subscripts set almost inline (want {LOWERED_EM} em or more): {flat}"
+    tab.assert_no_errors()
+
+
+# --- the flat-line chart's labels ----------------------------------------------------------
+# The figure drawn by Bokeh's SVG export, laid over the figure: every <text> with its box, and
+# every stroked path (a line) as points along it, in the page's pixels, with its stroke colour.
+FIGURE_DRAWING = r"""(name) => {
+  const m = Bokeh.documents[0].get_model_by_name(name), v = Bokeh.index.find_one(m);
+  const fb = v.el.getBoundingClientRect();
+  const svg_text = v.export("svg").ctx.get_serialized_svg(true);
+  const svg = document.importNode(new DOMParser().parseFromString(svg_text, "image/svg+xml").documentElement, true);
+  svg.style.cssText = `position:absolute;left:${fb.left + window.scrollX}px;top:${fb.top + window.scrollY}px;overflow:visible;visibility:hidden`;
+  document.body.appendChild(svg);
+  const texts = [], lines = [], seen = new Set();
+  for (const t of svg.querySelectorAll("text")) {
+    const r = t.getBoundingClientRect(), box = [r.left, r.top, r.right, r.bottom].map(Math.round);
+    const key = t.textContent.trim() + "@" + box.join(",");  // drawn on both canvases (the overlay repeats it)
+    if (t.textContent.trim() && !seen.has(key)) { seen.add(key); texts.push({text: t.textContent.trim(), box}); }
+  }
+  for (const p of svg.querySelectorAll("path")) {
+    const stroke = (p.getAttribute("stroke") || "none").toLowerCase();
+    if (stroke === "none" || !p.getAttribute("d")) continue;
+    const n = p.getTotalLength(), ctm = p.getScreenCTM(), pts = [];
+    for (let s = 0; s <= n; s += 1) {
+      const q = p.getPointAtLength(s);
+      pts.push([ctm.a * q.x + ctm.c * q.y + ctm.e, ctm.b * q.x + ctm.d * q.y + ctm.f]);
+    }
+    const xs = pts.map((q) => q[0]), ys = pts.map((q) => q[1]);
+    lines.push({stroke, pts, span: Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys))});
+  }
+  svg.remove();
+  const f = v.frame.bbox;
+  return {texts, lines, frame: [fb.left + f.left, fb.top + f.top, fb.left + f.right, fb.top + f.bottom]};
+}"""
+SET_WIDTH = """([e, scaled]) => { const d = Bokeh.documents[0];
+  d.get_model_by_name("d_k").value = e; d.get_model_by_name("scaled").active = scaled ? [0] : []; }"""
+SHOWN = """([d, scaled]) => { const d2 = Bokeh.documents[0], fc = d2.get_model_by_name("flat_current").data;
+  return fc.d[0] === d && (d2.get_model_by_name("scaled").active.length > 0) === scaled; }"""
+# The chart's lines: its six curves (the items' colours) and the width's dotted line (ink).
+CURVES = {c.lower() for c in ITEM_COLORS}
+
+
+def hex_of(colour: str) -> str:
+    colour = colour.strip().lower()
+    if colour.startswith("rgb"):
+        r, g, b = (int(float(x)) for x in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3])
+        return f"#{r:02x}{g:02x}{b:02x}"
+    return colour
+
+
+def labels_on_lines(drawing: dict, kinds: set[str]) -> list[str]:
+    """Texts inside the frame that a line of `kinds` (stroke colours) passes through."""
+    left, top, right, bottom = drawing["frame"]
+    out = []
+    for t in drawing["texts"]:
+        l, tp, r, b = t["box"]
+        if r < left or l > right or b < top or tp > bottom:
+            continue  # an axis's or the legend's text, outside the frame
+        for line in drawing["lines"]:
+            if hex_of(line["stroke"]) not in kinds or line["span"] < 30:
+                continue  # a marker's outline, not a line
+            hits = [p for p in line["pts"] if l + 1 < p[0] < r - 1 and tp + 1 < p[1] < b - 1]
+            if hits:
+                out.append(f"'{t['text']}' at {[round(x) for x in t['box']]} on the {line['stroke']} line "
+                           f"(at {[round(x) for x in hits[0]]})")
+    return out
+
+
+@pytest.mark.parametrize("room", ROOMS, ids=[r[0] for r in ROOMS])
+def test_the_flat_line_charts_labels_sit_on_no_line(new_tab, exports, room):
+    tab = open_room(new_tab, exports, room, scene="flat")
+    page = tab.page
+    problems = []
+    for e in range(11):
+        for scaled in (False, True):
+            page.evaluate(SET_WIDTH, [e, scaled])
+            page.wait_for_function(SHOWN, arg=[2 ** e, scaled])
+            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            drawing = page.evaluate(FIGURE_DRAWING, "flat_plot")
+            labels = [t["text"] for t in drawing["texts"]]
+            assert any(x for x in labels), "the chart draws no text"
+            hits = labels_on_lines(drawing, CURVES | {PALETTE["ink"].lower()})
+            problems += [f"d_k = {2 ** e}, {'scaled' if scaled else 'raw'}: {h}" for h in hits]
+    assert not problems, f"{room[0]}: " + "\n".join(problems[:12])
     tab.assert_no_errors()

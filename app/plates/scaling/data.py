@@ -227,4 +227,4 @@ def texts(state: ScalingState) -> dict[str, str]:
     largest = float(np.max(np.abs(ac.softmax_jacobian(w))))
     return {"readout": readout_html(state.d_k, state.scaled, std_raw, std_scaled, state.scores, w, largest,
                                     float(ac.entropy(w))),
-            "formulas": formulas_html()}
+            **formulas_html()}

@@ -32,12 +32,14 @@ from bokeh.plotting import figure
 from app.plates.scaling.data import (
     CONTRAST, FLAT_LABEL_Y, ITEM_COLORS, ITEMS, annotations, case_name, live_sources, sources, texts,
 )
-from app.plates.scaling.formulas import FORMULAS_CSS
+from app.plates.scaling.formulas import FORMULAS, FORMULAS_CSS
+from app.plates.scaling.scenes import SCENES
 from app.plates.scaling.state import BASE, ScalingState
 from app.shared import a11y
 from app.shared.colours import diverging
 from app.shared.formatting import fix
 from app.shared.heatmap import cells, heatmap_figure
+from app.shared.scenes import with_titles
 from app.shared.state import whole_number
 from app.shared.text import plate_text
 from app.shared.theme import PALETTE, style_figure
@@ -75,6 +77,7 @@ class ScalingPlate(PlateViewer):
     glue, live = "scaling.js", "ScalingLive"  # the browser half (scaling.js, beside this file)
     slug = "scaling"
     title, summary, lead, explanation = (TEXT.title, TEXT.summary, TEXT.lead, TEXT.explanation)
+    scenes = with_titles(SCENES, TEXT.scenes, __package__)
 
     # --- the view ------------------------------------------------------------------------
     def _build(self) -> None:
@@ -233,8 +236,11 @@ class ScalingPlate(PlateViewer):
                                       active=[0] if s.scaled else [], width=190, margin=(20, 5, 5, 10))
         self.reset_w = Button(name="reset", label="Reset", width=80, margin=(16, 5, 5, 5))
         self.readout = Div(name="readout", text="", width=1220, stylesheets=[InlineStyleSheet(css=READOUT_CSS)])
-        self.formulas = Div(name="formulas", text=texts(s)["formulas"], width=380,
-                            stylesheets=[InlineStyleSheet(css=FORMULAS_CSS)])
+        words = texts(s)
+        self.formula_divs = [Div(name=name, text=words[name], width=380, margin=(0, 5, 0, 5),
+                                 stylesheets=[InlineStyleSheet(css=FORMULAS_CSS)]) for name in FORMULAS]
+        for div in self.formula_divs:
+            setattr(self, div.name, div)  # _render sets each Div's text by its name
 
         models = {
             "table": self.table_src, "stds": self.std_src, "hist": self.hist_src,
@@ -291,7 +297,7 @@ class ScalingPlate(PlateViewer):
             pn.Row(bk(self.dk_w), bk(self.scaled_w), bk(self.reset_w)),
             bk(self.readout),
             pn.Row(bk(h), bk(f), bk(jp)),
-            pn.Row(bk(e), bk(c), bk(self.formulas)),
+            pn.Row(bk(e), bk(c), bk(bk_column(*self.formula_divs))),
             bk(bk_column(self.a11y_toggle, self.a11y_view)),
         )
 

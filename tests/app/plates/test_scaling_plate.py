@@ -21,6 +21,7 @@ from app.plates.scaling.data import (
     CURVE_WIDTHS, FLAT_BAND, FLAT_LABEL_Y, label_side, readout_html, sources, std_text, texts,
 )
 from app.plates.scaling.formatting import short, trim, weight_text
+from app.plates.scaling.formulas import FORMULAS
 from app.plates.scaling.state import BINS, WIDTHS, ScalingState, histogram_tables, sample_stds
 from app.plates.scaling.view import ScalingPlate
 from app.shared.formatting import fix, sci
@@ -242,7 +243,7 @@ def test_the_page_is_data_py():
         named = {m.name: m for root in p.bokeh_models() for m in root.references() if getattr(m, "name", None)}
         for name, data in sources(p.state).items():
             assert dict(named[name].data) == data, (d_k, scaled, name)
-        assert p.readout.text == texts(p.state)["readout"] and p.formulas.text == texts(p.state)["formulas"]
+        assert p.readout.text == texts(p.state)["readout"] and all(getattr(p, n).text == texts(p.state)[n] for n in FORMULAS)
 
 
 def test_notebook_attributes():

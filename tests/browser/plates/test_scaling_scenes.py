@@ -27,8 +27,9 @@ ROOMS = [
     ("present-1280", (1280, 720), "present=1"),
     ("slide-960", (960, 540), "embed=1&present=1"),
 ]
-# Letters that reach below the baseline: a base made of others ends at its baseline.
-DESCENDERS = set("gjpqyβγζημξρφχψ")
+# Letters that reach below the baseline (and the ∑, which hangs on the math axis): a base made of
+# others ends at its baseline.
+DESCENDERS = set("gjpqyβγζημξρφχψ∑")
 LOWERED_EM = 0.18  # a script's foot this far below its base's baseline, in the base's font size
 SETTLED = "() => window.AEPage && (!window.AEScenes || !AEScenes.current() || (AEPage.fit_state && AEPage.fit_state.settled))"
 

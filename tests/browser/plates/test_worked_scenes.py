@@ -1,6 +1,13 @@
 """The worked plate on a projector (issue 55, §3): what a lecturer saw with present=1 at 1280×720
 and 1366×768, held in the present pages and the slide frame that show its scenes.
 
+- The Example menu shows the whole of the example it names, for every example. A <select>'s
+  shown text is not a DOM text node (tests/browser/text_boxes.js does not see it): it is measured
+  here, the selected option's text at the select's computed font against the select's content
+  width.
+- Every control sits beside what it changes (the text boxes and the menu beside the table, the
+  Step strip over its note and table, the length slider beside its curve), on the screen: the
+  inputs were about 1,300 px below the table they change.
 - The table's "e^scaled" column header sits on its column: its text ends where its cells' text
   ends, and each of its lines sits on a line of the header row (the superscript, which present
   mode sets at full size, floated between them).
@@ -10,8 +17,26 @@ from __future__ import annotations
 
 import pytest
 
+from app.plates import registry
+from app.plates.worked.presets import PRESETS
+
 pytestmark = pytest.mark.browser
 
+# (name, viewport, page settings)
+PRESENT_ROOMS = [
+    ("present-1280", (1280, 720), "present=1"),
+    ("present-1366", (1366, 768), "present=1"),
+    ("slide-960", (960, 540), "embed=1&present=1"),
+]
+SCENES = registry.plate_class("worked").scenes
+# What each control changes: it sits beside one of these.
+CHANGES = {
+    **dict.fromkeys(("preset", "restore"), ("worked_table_view", "output_view", "query_text", "keys_text", "values_text")),
+    **dict.fromkeys(("scaled", "query_text", "keys_text", "values_text"), ("worked_table_view", "output_view")),
+    **dict.fromkeys(("stage", "step_back", "step_next"), ("stage_note", "worked_table_view", "output_view")),
+    "length": ("sweep_plot", "keys_plot"),
+    **dict.fromkeys(("guess_key", "guess_output"), ("feedback", "guess_error")),
+}
 # The page is laid out for its room: a scene's fit has settled; a present page without scenes has
 # made room for its larger type; a frame without scenes has been fitted.
 SETTLED = r"""() => {
@@ -21,6 +46,8 @@ SETTLED = r"""() => {
   if (p.get("embed") === "1") return !!(AEPage.fit_state && AEPage.fit_state.settled);
   return p.get("present") !== "1" || AEPage.present_fitted === true;
 }"""
+GO = "(i) => AEScenes.go(i)"
+ON_SCENE = "(i) => AEScenes.current().index === i && AEPage.fit_state.settled"
 
 
 def open_room(new_tab, exports, size, settings):
@@ -29,6 +56,115 @@ def open_room(new_tab, exports, size, settings):
     tab.page.goto((exports("on") / "worked.html").as_uri() + ("?" + settings if settings else ""))
     tab.page.wait_for_function(SETTLED, timeout=30_000)
     return tab
+
+
+def each_view(page, want=None):
+    """Go to each scene (`want`: the parts a scene must show to be visited) and yield its name; on a
+    page that shows no scenes, yield None once: the page as it is."""
+    if not page.evaluate("() => !!(window.AEScenes && AEScenes.current())"):
+        yield None
+        return
+    for i, scene in enumerate(SCENES):
+        if want and not set(want) & set(scene.parts):
+            continue
+        page.evaluate(GO, i)
+        page.wait_for_function(ON_SCENE, arg=i, timeout=20_000)
+        yield scene.name
+
+
+# The boxes of the named models on screen: {name: [left, top, right, bottom]}.
+BOXES = r"""(names) => {
+  const out = {};
+  for (const name of names) {
+    const m = Bokeh.documents[0].get_model_by_name(name);
+    const v = m && Bokeh.index.find_one(m);
+    if (!m || m.visible === false || !v || !v.el.isConnected) continue;
+    const r = v.el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) out[name] = [r.left, r.top, r.right, r.bottom];
+  }
+  return out;
+}"""
+# The Example menu: its selected option's text, that text's width at the select's own font, and
+# the width the select has for it (its content box), with the select's box.
+MENU_TEXT = r"""() => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("preset"));
+  const sel = v.el.shadowRoot.querySelector("select");
+  const cs = getComputedStyle(sel), opt = sel.options[sel.selectedIndex];
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = [cs.fontStyle, cs.fontVariant, cs.fontWeight, cs.fontSize, cs.fontFamily].join(" ");
+  const r = sel.getBoundingClientRect();
+  return {text: opt.text, text_px: ctx.measureText(opt.text).width, font: ctx.font,
+          room_px: sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
+          box: [r.left, r.top, r.right, r.bottom], view: [innerWidth, innerHeight]};
+}"""
+
+
+@pytest.mark.parametrize("room", PRESENT_ROOMS, ids=[r[0] for r in PRESENT_ROOMS])
+def test_the_example_menu_shows_the_whole_example_it_names(new_tab, exports, room):
+    name, size, settings = room
+    tab = open_room(new_tab, exports, size, settings)
+    page = tab.page
+    problems, seen = [], 0
+    for scene in each_view(page, want=("preset",)):
+        for key, preset in PRESETS.items():
+            page.evaluate("(k) => { Bokeh.documents[0].get_model_by_name('preset').value = k; }", key)
+            page.wait_for_function("(t) => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('preset'));"
+                                   " const s = v.el.shadowRoot.querySelector('select'); return s.options[s.selectedIndex].text === t; }",
+                                   arg=preset["label"])
+            if scene is not None:
+                page.wait_for_function("() => AEPage.fit_state.settled", timeout=20_000)
+            m = page.evaluate(MENU_TEXT)
+            seen += 1
+            where = f"{name}, scene {scene!r}, '{m['text']}'"
+            if m["text_px"] > m["room_px"] + 0.5:
+                problems.append(f"{where}: the text takes {m['text_px']:.0f} px, the menu has {m['room_px']:.0f} ({m['font']})")
+            left, top, right, bottom = m["box"]
+            if left < 0 or top < 0 or right > m["view"][0] + 0.5 or bottom > m["view"][1] + 0.5:
+                problems.append(f"{where}: the menu at {[round(x) for x in m['box']]} is off the screen {m['view']}")
+    assert seen, f"{name}: no view shows the Example menu"
+    assert not problems, "\n".join(problems)
+    tab.assert_no_errors()
+
+
+def gap(a, b) -> float:
+    """The distance between two boxes (0 when they touch or overlap)."""
+    dx = max(0.0, max(a[0], b[0]) - min(a[2], b[2]))
+    dy = max(0.0, max(a[1], b[1]) - min(a[3], b[3]))
+    return max(dx, dy)
+
+
+@pytest.mark.parametrize("room", PRESENT_ROOMS, ids=[r[0] for r in PRESENT_ROOMS])
+def test_every_control_sits_beside_what_it_changes(new_tab, exports, room):
+    name, size, settings = room
+    w, h = size
+    near = 0.2 * h  # a control's box within this of what it changes: beside it, or just above
+    tab = open_room(new_tab, exports, size, settings)
+    page = tab.page
+    problems, pairs = [], 0
+    names = sorted(set(CHANGES) | {t for ts in CHANGES.values() for t in ts})
+    for scene in each_view(page):
+        boxes = page.evaluate(BOXES, names)
+        for control, targets in CHANGES.items():
+            if control not in boxes:
+                continue
+            where = f"{name}, scene {scene!r}: '{control}'"
+            shown = [t for t in targets if t in boxes]
+            if not shown:
+                problems.append(f"{where} is shown without what it changes ({', '.join(targets)})")
+                continue
+            pairs += 1
+            best = min(shown, key=lambda t: gap(boxes[control], boxes[t]))
+            d = gap(boxes[control], boxes[best])
+            if d > near:
+                problems.append(f"{where} is {d:.0f} px from '{best}' (at most {near:.0f}): "
+                                f"{[round(x) for x in boxes[control]]} and {[round(x) for x in boxes[best]]}")
+            for part in (control, best):
+                left, top, right, bottom = boxes[part]
+                if left < -0.5 or top < -0.5 or right > w + 0.5 or bottom > h + 0.5:
+                    problems.append(f"{where}: '{part}' at {[round(x) for x in boxes[part]]} is off the {w}×{h} screen")
+    assert pairs, f"{name}: no control on screen"
+    assert not problems, "\n".join(sorted(set(problems)))
+    tab.assert_no_errors()
 
 
 # The worked table's header row: for each header, its text's lines (one box per line, through

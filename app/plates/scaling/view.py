@@ -47,7 +47,7 @@ from app.shared.viewer import PlateViewer, live_layer, push, set_if_changed
 
 TEXT = plate_text(__package__)
 
-ITEM_LABELS = ["α1: score 2√d", "α2: score √d", "α3: score 0"]  # the raw scores; ÷√d, 2, 1, 0
+ITEM_LABELS = ["α1: score 2√d", "α2: score √d", "α3: score 0"]  # raw; divided by √d the scores are 2, 1, 0
 BAND = 3.0  # the ±3 band: where 99.7 % of unit-variance scores fall
 STD_LABEL_Y = 168  # screen px above the histogram frame's bottom
 JAC_LIMIT = 0.25  # a diagonal entry α(1 − α) is at most 1/4
@@ -246,8 +246,8 @@ class ScalingPlate(PlateViewer):
             "table": self.table_src, "stds": self.std_src, "hist": self.hist_src,
             "density": self.density_src, "flat_current": self.flat_cur_src, "jac": self.jac_src,
             "ent_current": self.ent_cur_src, "hist_plot": h, "hist_xaxis": self.hist_xaxis,
-            "std_label": self.std_label, "flat_plot": f, "flat_label": self.flat_label, "flat_span": self.flat_span, "ent_plot": e,
-            "ent_span": self.ent_span, "jac_max": self.jac_max, "dk": self.dk_w, "scaled": self.scaled_w,
+            "std_label": self.std_label, "flat_plot": f, "flat_label": self.flat_label, "flat_span": self.flat_span,
+            "ent_plot": e, "ent_span": self.ent_span, "jac_max": self.jac_max, "dk": self.dk_w, "scaled": self.scaled_w,
             "readout": self.readout, "rendered": self.rendered_src,
         }
 

@@ -243,7 +243,8 @@ def test_the_page_is_data_py():
         named = {m.name: m for root in p.bokeh_models() for m in root.references() if getattr(m, "name", None)}
         for name, data in sources(p.state).items():
             assert dict(named[name].data) == data, (d_k, scaled, name)
-        assert p.readout.text == texts(p.state)["readout"] and all(getattr(p, n).text == texts(p.state)[n] for n in FORMULAS)
+        words = texts(p.state)
+        assert p.readout.text == words["readout"] and all(getattr(p, n).text == words[n] for n in FORMULAS)
 
 
 def test_notebook_attributes():

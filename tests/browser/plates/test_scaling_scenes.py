@@ -31,7 +31,8 @@ ROOMS = [
 # others ends at its baseline.
 DESCENDERS = set("gjpqyβγζημξρφχψ∑")
 LOWERED_EM = 0.18  # a script's foot this far below its base's baseline, in the base's font size
-SETTLED = "() => window.AEPage && (!window.AEScenes || !AEScenes.current() || (AEPage.fit_state && AEPage.fit_state.settled))"
+SETTLED = ("() => window.AEPage && (!window.AEScenes || !AEScenes.current()"
+           " || (AEPage.fit_state && AEPage.fit_state.settled))")
 
 
 def open_room(new_tab, exports, room, scene: str | None = None):
@@ -39,8 +40,8 @@ def open_room(new_tab, exports, room, scene: str | None = None):
     tab = new_tab(viewport={"width": w, "height": h})
     query = "&".join(x for x in (settings, f"scene={scene}" if scene and settings else "") if x)
     tab.page.goto((exports("on") / "scaling.html").as_uri() + ("?" + query if query else ""))
-    tab.page.wait_for_function("() => window.Bokeh && Bokeh.documents.length && Bokeh.documents[0].get_model_by_name('flat_plot')",
-                               timeout=30_000)
+    tab.page.wait_for_function("() => window.Bokeh && Bokeh.documents.length"
+                               " && Bokeh.documents[0].get_model_by_name('flat_plot')", timeout=30_000)
     tab.page.wait_for_function(SETTLED, timeout=30_000)
     return tab
 
@@ -110,7 +111,8 @@ FIGURE_DRAWING = r"""(name) => {
   const fb = v.el.getBoundingClientRect();
   const svg_text = v.export("svg").ctx.get_serialized_svg(true);
   const svg = document.importNode(new DOMParser().parseFromString(svg_text, "image/svg+xml").documentElement, true);
-  svg.style.cssText = `position:absolute;left:${fb.left + window.scrollX}px;top:${fb.top + window.scrollY}px;overflow:visible;visibility:hidden`;
+  svg.style.cssText = `position:absolute;left:${fb.left + window.scrollX}px;top:${fb.top + window.scrollY}px;` +
+    "overflow:visible;visibility:hidden";
   document.body.appendChild(svg);
   const texts = [], lines = [], seen = new Set();
   for (const t of svg.querySelectorAll("text")) {

@@ -31,7 +31,8 @@ PRESENT_ROOMS = [
 SCENES = registry.plate_class("worked").scenes
 # What each control changes: it sits beside one of these.
 CHANGES = {
-    **dict.fromkeys(("preset", "restore"), ("worked_table_view", "output_view", "query_text", "keys_text", "values_text")),
+    **dict.fromkeys(("preset", "restore"),
+                    ("worked_table_view", "output_view", "query_text", "keys_text", "values_text")),
     **dict.fromkeys(("scaled", "query_text", "keys_text", "values_text"), ("worked_table_view", "output_view")),
     **dict.fromkeys(("stage", "step_back", "step_next"), ("stage_note", "worked_table_view", "output_view")),
     "length": ("sweep_plot", "keys_plot"),
@@ -97,6 +98,8 @@ MENU_TEXT = r"""() => {
           room_px: sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
           box: [r.left, r.top, r.right, r.bottom], view: [innerWidth, innerHeight]};
 }"""
+MENU_SHOWS = r"""(t) => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("preset"));
+  const s = v.el.shadowRoot.querySelector("select"); return s.options[s.selectedIndex].text === t; }"""
 
 
 @pytest.mark.parametrize("room", PRESENT_ROOMS, ids=[r[0] for r in PRESENT_ROOMS])
@@ -108,16 +111,15 @@ def test_the_example_menu_shows_the_whole_example_it_names(new_tab, exports, roo
     for scene in each_view(page, want=("preset",)):
         for key, preset in PRESETS.items():
             page.evaluate("(k) => { Bokeh.documents[0].get_model_by_name('preset').value = k; }", key)
-            page.wait_for_function("(t) => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('preset'));"
-                                   " const s = v.el.shadowRoot.querySelector('select'); return s.options[s.selectedIndex].text === t; }",
-                                   arg=preset["label"])
+            page.wait_for_function(MENU_SHOWS, arg=preset["label"])
             if scene is not None:
                 page.wait_for_function("() => AEPage.fit_state.settled", timeout=20_000)
             m = page.evaluate(MENU_TEXT)
             seen += 1
             where = f"{name}, scene {scene!r}, '{m['text']}'"
             if m["text_px"] > m["room_px"] + 0.5:
-                problems.append(f"{where}: the text takes {m['text_px']:.0f} px, the menu has {m['room_px']:.0f} ({m['font']})")
+                problems.append(f"{where}: the text takes {m['text_px']:.0f} px, "
+                                f"the menu has {m['room_px']:.0f} ({m['font']})")
             left, top, right, bottom = m["box"]
             if left < 0 or top < 0 or right > m["view"][0] + 0.5 or bottom > m["view"][1] + 0.5:
                 problems.append(f"{where}: the menu at {[round(x) for x in m['box']]} is off the screen {m['view']}")
@@ -161,7 +163,8 @@ def test_every_control_sits_beside_what_it_changes(new_tab, exports, room):
             for part in (control, best):
                 left, top, right, bottom = boxes[part]
                 if left < -0.5 or top < -0.5 or right > w + 0.5 or bottom > h + 0.5:
-                    problems.append(f"{where}: '{part}' at {[round(x) for x in boxes[part]]} is off the {w}×{h} screen")
+                    problems.append(f"{where}: '{part}' at {[round(x) for x in boxes[part]]} "
+                                    f"is off the {w}×{h} screen")
     assert pairs, f"{name}: no control on screen"
     assert not problems, "\n".join(sorted(set(problems)))
     tab.assert_no_errors()

@@ -5,9 +5,9 @@ and 1366×768, held in the present pages and the slide frame that show its scene
   shown text is not a DOM text node (tests/browser/text_boxes.js does not see it): it is measured
   here, the selected option's text at the select's computed font against the select's content
   width.
-- Every control sits beside what it changes (the text boxes and the menu beside the table, the
-  Step strip over its note and table, the length slider beside its curve), on the screen: the
-  inputs were about 1,300 px below the table they change.
+- Every control sits beside what it changes (the text boxes and the menu beside the table or
+  what the page says of the guesses, the Step strip over its note and table, the length slider
+  beside its curve), on the screen: the inputs were about 1,300 px below the table they change.
 - The table's "e^scaled" column header sits on its column: its text ends where its cells' text
   ends, and each of its lines sits on a line of the header row (the superscript, which present
   mode sets at full size, floated between them).
@@ -19,6 +19,9 @@ import pytest
 
 from app.plates import registry
 from app.plates.worked.presets import PRESETS
+from test_scenes import ROOMS as SCENE_ROOMS
+from test_scenes import SETTLED as SCENE_SETTLED
+from test_scenes import check_scene
 
 pytestmark = pytest.mark.browser
 
@@ -30,10 +33,12 @@ PRESENT_ROOMS = [
 ]
 SCENES = registry.plate_class("worked").scenes
 # What each control changes: it sits beside one of these.
+# (The example's numbers also decide what the page says of the guesses: who wins, the output.)
 CHANGES = {
     **dict.fromkeys(("preset", "restore"),
-                    ("worked_table_view", "output_view", "query_text", "keys_text", "values_text")),
-    **dict.fromkeys(("scaled", "query_text", "keys_text", "values_text"), ("worked_table_view", "output_view")),
+                    ("worked_table_view", "output_view", "feedback", "query_text", "keys_text", "values_text")),
+    **dict.fromkeys(("query_text", "keys_text", "values_text"), ("worked_table_view", "output_view", "feedback")),
+    "scaled": ("worked_table_view", "output_view"),
     **dict.fromkeys(("stage", "step_back", "step_next"), ("stage_note", "worked_table_view", "output_view")),
     "length": ("sweep_plot", "keys_plot"),
     **dict.fromkeys(("guess_key", "guess_output"), ("feedback", "guess_error")),
@@ -217,4 +222,24 @@ def test_the_tables_headers_sit_on_their_columns(new_tab, exports, room):
         if off:
             problems.append(f"'{h['head']}' has text on no line of the header row: bottoms {off}, the lines' {bottoms}")
     assert not problems, f"{name}: " + "\n".join(problems)
+    tab.assert_no_errors()
+
+
+# Every scene read as tests/browser/test_scenes.py reads a plate's first view, for every example
+# with all its numbers shown (stage 5): four keys with vectors for values make the widest table
+# and the longest notes.
+@pytest.mark.parametrize("room", SCENE_ROOMS, ids=[r[0] for r in SCENE_ROOMS])
+def test_every_scene_reads_with_every_example_at_its_last_stage(new_tab, exports, room):
+    name, width, height, settings, _, _ = room
+    tab = new_tab(viewport={"width": width, "height": height})
+    page = tab.page
+    problems = []
+    for key in PRESETS:
+        page.goto((exports("on") / "worked.html").as_uri() + f"?{settings}&preset={key}&step=5")
+        for i, scene in enumerate(SCENES):
+            if i:
+                page.evaluate(GO, i)
+            page.wait_for_function(SCENE_SETTLED, arg=i, timeout=20_000)
+            problems += [f"{key}: {p}" for p in check_scene(page, "worked", scene, room)]
+    assert not problems, "\n".join(problems)
     tab.assert_no_errors()

@@ -15,9 +15,13 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from app.plates import registry
 from app.plates.scaling.data import ITEM_COLORS
 from app.plates.scaling.formulas import ENTROPY, JACOBIAN, VARIANCE
 from app.shared.theme import PALETTE
+from test_scenes import ROOMS as SCENE_ROOMS
+from test_scenes import SETTLED as SCENE_SETTLED
+from test_scenes import check_scene
 
 pytestmark = pytest.mark.browser
 
@@ -185,4 +189,27 @@ def test_the_flat_line_charts_labels_sit_on_no_line(new_tab, exports, room):
             hits = labels_on_lines(drawing, CURVES | {PALETTE["ink"].lower()})
             problems += [f"d_k = {2 ** e}, {'scaled' if scaled else 'raw'}: {h}" for h in hits]
     assert not problems, f"{room[0]}: " + "\n".join(problems[:12])
+    tab.assert_no_errors()
+
+
+# Every scene read as tests/browser/test_scenes.py reads a plate's first view, at the widths'
+# ends and between, raw and divided (at d_k = 1024 raw the first weight reads "1 − 1.3e-14").
+STATES = [(1, False), (1, True), (8, False), (1024, False), (1024, True)]
+
+
+@pytest.mark.parametrize("room", SCENE_ROOMS, ids=[r[0] for r in SCENE_ROOMS])
+def test_every_scene_reads_at_every_width(new_tab, exports, room):
+    name, width, height, settings, _, _ = room
+    scenes = registry.plate_class("scaling").scenes
+    tab = new_tab(viewport={"width": width, "height": height})
+    page = tab.page
+    problems = []
+    for d_k, scaled in STATES:
+        page.goto((exports("on") / "scaling.html").as_uri() + f"?{settings}&d_k={d_k}&scaled={int(scaled)}")
+        for i, scene in enumerate(scenes):
+            if i:
+                page.evaluate("(i) => AEScenes.go(i)", i)
+            page.wait_for_function(SCENE_SETTLED, arg=i, timeout=20_000)
+            problems += [f"d_k = {d_k}, scaled = {scaled}: {p}" for p in check_scene(page, "scaling", scene, room)]
+    assert not problems, "\n".join(problems)
     tab.assert_no_errors()

@@ -30,7 +30,7 @@ The package: state.py (ScalingState, its URL fields, the seeded samples and thei
 data.py (what the page shows, from attention_core), formatting.py (how its numbers are
 written), formulas.py (the MathML beside the contrast chart), view.py (ScalingPlate: the Bokeh
 models and the sync), scaling.js (the same numbers in the browser at every change, with
-mirror.js), text.md (the words).
+mirror.js), scenes.py (its scenes for a lecture), text.md (the words).
 
 Named models (read them with Bokeh.documents[0].get_model_by_name(NAME)):
 - sources: "histogram" (left, right, count: the current bins), "density" (x, pdf, y: the
@@ -45,8 +45,9 @@ Named models (read them with Bokeh.documents[0].get_model_by_name(NAME)):
   computed its answer for; pushed before the numbers, so the page can tell a late answer),
   "sync" (its tags say "busy" while the page leads a gesture);
 - widgets and views: "d_k" (Slider over log2 d_k), "scaled" (CheckboxGroup), "reset",
-  "readout" and "formulas" (Divs), "std_label" (Label on the histogram), "jacobian_max"
-  (Label), plots "histogram_plot", "flat_plot", "jacobian_plot", "entropy_plot",
+  "readout", "formula_variance", "formula_jacobian" and "formula_entropy" (Divs), "std_label"
+  (Label on the histogram), "flat_label" (Label: the weights at the chosen width),
+  "jacobian_max" (Label), plots "histogram_plot", "flat_plot", "jacobian_plot", "entropy_plot",
   "contrast_plot", spans "flat_span" and "entropy_span".
 """
 

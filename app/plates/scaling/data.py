@@ -131,9 +131,25 @@ def label_side(d_k: int, left_below: int) -> tuple[str, float]:
 
 
 def flat_current_data(d_k: int, w: np.ndarray) -> dict:
-    align, dx = label_side(d_k, 4)
     return {"d": [float(d_k)] * 3, "w": [float(x) for x in w], "label": [weight_text(float(x)) for x in w],
-            "color": list(ITEM_COLORS), "align": [align] * 3, "dx": [dx] * 3}
+            "color": list(ITEM_COLORS)}
+
+
+# The flat-line chart's weights at the chosen width are written in one label, one line a weight,
+# in the band of the chart that no curve enters: between the flat lines of the second and the
+# first weight (0.245 and 0.665, softmax([2, 1, 0])), which the raw curves leave from d = 1 on,
+# the first upwards and the others downwards. At their markers two of them would sit on each
+# other and on the curves that pass there (issue 55).
+FLAT_BAND = tuple(float(x) for x in ac.softmax(np.array(BASE, dtype=float))[1::-1])  # (0.245, 0.665)
+FLAT_LABEL_Y = sum(FLAT_BAND) / 2
+FLAT_LABEL_SIDE = 32  # widths below it: the label to the right of the width's line, else to its left
+
+
+def flat_label(d_k: int, w) -> dict:
+    """The label of the flat-line chart's three weights at `d_k`: its text and where it sits."""
+    align, dx = label_side(d_k, FLAT_LABEL_SIDE)
+    text = "\n".join(f"α{j + 1} = {weight_text(float(x))}" for j, x in enumerate(w))
+    return {"text": text, "x": float(d_k), "text_align": align, "x_offset": dx}
 
 
 def entropy_current_data(d_k: int, h: float) -> dict:
@@ -167,8 +183,9 @@ def std_text(d_k: int, std: float, scaled: bool) -> str:
 
 
 def annotations(state: ScalingState, live: dict | None = None) -> dict:
-    """The histogram's x range and top, its axis label, the std and Jacobian labels and the width
-    marked on the two charts (`live`: live_sources(state), if already at hand)."""
+    """The histogram's x range and top, its axis label, the std and Jacobian labels, the flat-line
+    chart's label of the weights and the width marked on the two charts (`live`:
+    live_sources(state), if already at hand)."""
     live = live or live_sources(state)
     hist, dens = live["histogram"], live["density"]
     std_raw, std_scaled = state.std()
@@ -179,6 +196,7 @@ def annotations(state: ScalingState, live: dict | None = None) -> dict:
         "axis_label": f"q·k / √{state.d_k}" if state.scaled else "q·k",
         "std_label": std_text(state.d_k, std_scaled if state.scaled else std_raw, state.scaled),
         "jacobian_max": f"largest entry {short(largest)}",
+        "flat_label": flat_label(state.d_k, live["flat_current"]["w"]),
         "span": float(state.d_k),
     }
 
@@ -209,4 +227,4 @@ def texts(state: ScalingState) -> dict[str, str]:
     largest = float(np.max(np.abs(ac.softmax_jacobian(w))))
     return {"readout": readout_html(state.d_k, state.scaled, std_raw, std_scaled, state.scores, w, largest,
                                     float(ac.entropy(w))),
-            "formulas": formulas_html()}
+            **formulas_html()}

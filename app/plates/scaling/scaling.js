@@ -39,6 +39,15 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
   // (text_align, x_offset) keeping a marker's label inside the plot (data.py's label_side).
   function label_side(d_k, left_below) { return d_k < left_below ? ["left", 8.0] : ["right", -8.0]; }
 
+  // The flat-line chart's label of the three weights, in the band no curve enters (data.py's
+  // flat_label).
+  var FLAT_LABEL_SIDE = 32;
+  function flat_label(d_k, w) {
+    var side = label_side(d_k, FLAT_LABEL_SIDE);
+    var text = w.map(function (x, j) { return "α" + (j + 1) + " = " + weight_text(x); }).join("\n");
+    return { text: text, x: d_k, text_align: side[0], x_offset: side[1] };
+  }
+
   function std_text(d_k, std, scaled) {
     return "std " + fix(std, 2) + (scaled ? "" : "   (√" + d_k + " = " + trim(Math.sqrt(d_k)) + ")");
   }
@@ -94,11 +103,11 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
     // (b) the flat line: this width's three weights on the curves.
     var w = M.flat_line([d], BASE, st.scaled)[0];
     var fc = a.flat_current.data;
-    var side = label_side(d, 4);
     for (var i = 0; i < 3; i++) {
-      fc.d[i] = d; fc.w[i] = w[i]; fc.label[i] = weight_text(w[i]); fc.align[i] = side[0]; fc.dx[i] = side[1];
+      fc.d[i] = d; fc.w[i] = w[i]; fc.label[i] = weight_text(w[i]);
     }
     a.flat_current.change.emit();
+    quiet(a.flat_label, flat_label(d, w));
     quiet(a.flat_span, { location: d });
     quiet(a.ent_span, { location: d });
 
@@ -114,7 +123,7 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
     a.jac.change.emit();
     quiet(a.jac_max, { text: "largest entry " + short(largest) });
     var h = M.entropy(w), ec = a.ent_current.data;
-    side = label_side(d, 256);
+    var side = label_side(d, 256);
     ec.d[0] = d; ec.h[0] = h; ec.label[0] = "H = " + fix(h, 3); ec.align[0] = side[0]; ec.dx[0] = side[1];
     a.ent_current.change.emit();
 
@@ -156,7 +165,7 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
     a.rendered.__ae_guarded = true;
     var check = function () { if (!computing && is_stale(a)) recompute(a); };
     [a.rendered, a.hist, a.density, a.flat_current, a.jac, a.ent_current, a.hist_plot.x_range, a.hist_plot.y_range,
-     a.hist_xaxis, a.std_label, a.jac_max, a.flat_span, a.ent_span, a.readout].forEach(function (m) {
+     a.hist_xaxis, a.std_label, a.jac_max, a.flat_label, a.flat_span, a.ent_span, a.readout].forEach(function (m) {
       a.rendered.connect(m.change, check);
     });
   }
@@ -267,8 +276,9 @@ var ScalingLive = (typeof globalThis !== "undefined" && globalThis.ScalingLive) 
   }
 
   var api = {
-    fix: fix, sci: sci, short: short, weight_text: weight_text, trim: trim, label_side: label_side, std_text: std_text,
-    readout_html: readout_html, settings: settings, recompute: recompute, sends: sends, on_widget: on_widget,
+    fix: fix, sci: sci, short: short, weight_text: weight_text, trim: trim, label_side: label_side,
+    flat_label: flat_label, std_text: std_text, readout_html: readout_html, settings: settings,
+    recompute: recompute, sends: sends, on_widget: on_widget,
     is_stale: is_stale, on_pan_start: on_pan_start, on_pan: on_pan, on_pan_end: on_pan_end, on_tap: on_tap,
     on_reset: on_reset, nearest_width: nearest_width, on_ready: on_ready, speak_text: speak_text,
     url_values: url_values, url_apply: url_apply, url_parse: url_parse, url_format: url_format,

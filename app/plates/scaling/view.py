@@ -29,13 +29,17 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from app.plates.scaling.data import CONTRAST, ITEM_COLORS, ITEMS, annotations, case_name, live_sources, sources, texts
-from app.plates.scaling.formulas import FORMULAS_CSS
+from app.plates.scaling.data import (
+    CONTRAST, FLAT_LABEL_Y, ITEM_COLORS, ITEMS, annotations, case_name, live_sources, sources, texts,
+)
+from app.plates.scaling.formulas import FORMULAS, FORMULAS_CSS
+from app.plates.scaling.scenes import SCENES
 from app.plates.scaling.state import BASE, ScalingState
 from app.shared import a11y
 from app.shared.colours import diverging
 from app.shared.formatting import fix
 from app.shared.heatmap import cells, heatmap_figure
+from app.shared.scenes import with_titles
 from app.shared.state import whole_number
 from app.shared.text import plate_text
 from app.shared.theme import PALETTE, style_figure
@@ -43,7 +47,7 @@ from app.shared.viewer import PlateViewer, live_layer, push, set_if_changed
 
 TEXT = plate_text(__package__)
 
-ITEM_LABELS = ["raw score 2√d", "raw score √d", "raw score 0"]
+ITEM_LABELS = ["α1: score 2√d", "α2: score √d", "α3: score 0"]  # raw; divided by √d the scores are 2, 1, 0
 BAND = 3.0  # the ±3 band: where 99.7 % of unit-variance scores fall
 STD_LABEL_Y = 168  # screen px above the histogram frame's bottom
 JAC_LIMIT = 0.25  # a diagonal entry α(1 − α) is at most 1/4
@@ -73,12 +77,14 @@ class ScalingPlate(PlateViewer):
     glue, live = "scaling.js", "ScalingLive"  # the browser half (scaling.js, beside this file)
     slug = "scaling"
     title, summary, lead, explanation = (TEXT.title, TEXT.summary, TEXT.lead, TEXT.explanation)
+    scenes = with_titles(SCENES, TEXT.scenes, __package__)
 
     # --- the view ------------------------------------------------------------------------
     def _build(self) -> None:
         s = self.state
         log_m = math.log(len(BASE))
         data = sources(s)
+        shown = annotations(s)
 
         def source(name: str) -> ColumnDataSource:
             return ColumnDataSource(data[name], name=name)
@@ -141,9 +147,12 @@ class ScalingPlate(PlateViewer):
         f.add_layout(self.flat_span)
         f.scatter("d", "w", source=self.flat_cur_src, size=11, fill_color="color", line_color=PALETTE["ink"],
                   line_width=1.5)
-        f.add_layout(LabelSet(x="d", y="w", text="label", source=self.flat_cur_src, x_offset="dx", y_offset=3,
-                              text_align="align", text_font_size="10pt", text_color=PALETTE["ink"],
-                              background_fill_color="white", background_fill_alpha=0.7))
+        label = shown["flat_label"]
+        self.flat_label = Label(name="flat_label", x=label["x"], y=FLAT_LABEL_Y, text=label["text"],
+                                text_align=label["text_align"], x_offset=label["x_offset"], text_baseline="middle",
+                                text_font_size="10pt", text_color=PALETTE["ink"], background_fill_color="white",
+                                background_fill_alpha=0.85)
+        f.add_layout(self.flat_label)
         self.flat_plot = f
 
         # (c1) The softmax Jacobian of the three weights, as a heat map.
@@ -198,6 +207,7 @@ class ScalingPlate(PlateViewer):
         for fig, src, span in ((f, self.flat_cur_src, self.flat_span), (e, self.ent_cur_src, self.ent_span)):
             live_layer(fig, src)
             span.level = "overlay"
+        self.flat_label.level = "overlay"
 
         # (c3) The worked contrast: softmax([8, 0, −8]) against softmax([1, 0, −1]).
         cases = [case_name(sc) for sc, _ in CONTRAST]
@@ -226,15 +236,18 @@ class ScalingPlate(PlateViewer):
                                       active=[0] if s.scaled else [], width=190, margin=(20, 5, 5, 10))
         self.reset_w = Button(name="reset", label="Reset", width=80, margin=(16, 5, 5, 5))
         self.readout = Div(name="readout", text="", width=1220, stylesheets=[InlineStyleSheet(css=READOUT_CSS)])
-        self.formulas = Div(name="formulas", text=texts(s)["formulas"], width=380,
-                            stylesheets=[InlineStyleSheet(css=FORMULAS_CSS)])
+        words = texts(s)
+        self.formula_divs = [Div(name=name, text=words[name], width=380, margin=(0, 5, 0, 5),
+                                 stylesheets=[InlineStyleSheet(css=FORMULAS_CSS)]) for name in FORMULAS]
+        for div in self.formula_divs:
+            setattr(self, div.name, div)  # _render sets each Div's text by its name
 
         models = {
             "table": self.table_src, "stds": self.std_src, "hist": self.hist_src,
             "density": self.density_src, "flat_current": self.flat_cur_src, "jac": self.jac_src,
             "ent_current": self.ent_cur_src, "hist_plot": h, "hist_xaxis": self.hist_xaxis,
-            "std_label": self.std_label, "flat_plot": f, "flat_span": self.flat_span, "ent_plot": e,
-            "ent_span": self.ent_span, "jac_max": self.jac_max, "dk": self.dk_w, "scaled": self.scaled_w,
+            "std_label": self.std_label, "flat_plot": f, "flat_label": self.flat_label, "flat_span": self.flat_span,
+            "ent_plot": e, "ent_span": self.ent_span, "jac_max": self.jac_max, "dk": self.dk_w, "scaled": self.scaled_w,
             "readout": self.readout, "rendered": self.rendered_src,
         }
 
@@ -284,7 +297,7 @@ class ScalingPlate(PlateViewer):
             pn.Row(bk(self.dk_w), bk(self.scaled_w), bk(self.reset_w)),
             bk(self.readout),
             pn.Row(bk(h), bk(f), bk(jp)),
-            pn.Row(bk(e), bk(c), bk(self.formulas)),
+            pn.Row(bk(e), bk(c), bk(bk_column(*self.formula_divs))),
             bk(bk_column(self.a11y_toggle, self.a11y_view)),
         )
 
@@ -320,6 +333,8 @@ class ScalingPlate(PlateViewer):
         set_if_changed(self.hist_xaxis, "axis_label", shown["axis_label"])
         set_if_changed(self.std_label, "text", shown["std_label"])
         set_if_changed(self.jac_max, "text", shown["jacobian_max"])
+        for prop, value in shown["flat_label"].items():
+            set_if_changed(self.flat_label, prop, value)
         set_if_changed(self.flat_span, "location", shown["span"])
         set_if_changed(self.ent_span, "location", shown["span"])
         for name, text in texts(s).items():

@@ -20,7 +20,8 @@ seeds' examples), inputs.py (typed numbers and their messages), formatting.py (h
 written), data.py (what the page shows, from attention_core: the sources, the table, the notes
 and the feedback on the guesses), panels.py (the 2D pictures' views), view.py (WorkedPlate: the
 Bokeh models and the sync), worked.js (the same numbers and words in the browser at every
-keystroke, click and pointer move, with mirror.js), text.md (the words).
+keystroke, click and pointer move, with mirror.js), scenes.py (its scenes for a lecture), text.md
+(the words).
 
 Named models (read them with Bokeh.documents[0].get_model_by_name(NAME)):
   sources  worked_table (one row per key: key, k, score, scaled, exp, weight, value, weighted,
@@ -28,7 +29,8 @@ Named models (read them with Bokeh.documents[0].get_model_by_name(NAME)):
            query, keys, values (x, y, vec, name), hull (x, y), output_point (x, y),
            pulls (x0, y0, x1, y1, w), sweep (length, top, uniform), sweep_now (length, top)
   views    worked_table_view, output_view, stage_note, feedback, query_error, keys_error,
-           values_error, guess_error, panel_note, sweep_note, keys_plot, values_plot, sweep_plot
+           values_error, guess_error, panel_note, sweep_note, keys_plot, values_plot, sweep_plot;
+           query_box, keys_box, values_box (each text box with its message)
   widgets  preset, restore, scaled, query_text, keys_text, values_text, length, stage,
            step_back, step_next, guess_key, guess_output
 

@@ -51,7 +51,10 @@ CSS = """
 
 
 def table_html(st, names, K, V, step: int, scaled: bool, d_k: int) -> str:
-    """The step-by-step table; hidden stages show '?'. worked.js's table_html writes the same."""
+    """The step-by-step table; hidden stages show '?'. worked.js's table_html writes the same.
+
+    Every header is words on the header row's lines: e^scaled written with a superscript floated
+    between them (present mode sets a superscript at full size), off its column (issue 55)."""
     def cell(shown: bool, text: str, stage: int, cls: str = "") -> str:
         c = ([cls] if cls else []) + (["wk-now"] if step == stage else []) + ([] if shown else ["wk-hidden"])
         attr = f" class='{' '.join(c)}'" if c else ""
@@ -59,7 +62,7 @@ def table_html(st, names, K, V, step: int, scaled: bool, d_k: int) -> str:
 
     scale_head = f"÷ √{d_k}" if scaled else "(off)"
     head = ("<thead><tr><th class='wk-key'>key</th><th class='wk-key'>k</th><th>score<br>q·k</th>"
-            f"<th>scaled<br>{scale_head}</th><th>e<sup>scaled</sup></th><th>weight</th><th>value</th>"
+            f"<th>scaled<br>{scale_head}</th><th>e to the<br>scaled</th><th>weight</th><th>value</th>"
             "<th>weight<br>× value</th></tr></thead>")
     rows = []
     d_v = 1 if np.ndim(st.output) == 0 else len(st.output)

@@ -32,10 +32,12 @@ from app.plates.worked.data import CSS, error_html, length_slider, sources, text
 from app.plates.worked.inputs import read_inputs, rows_text, vector_text
 from app.plates.worked.panels import ranges
 from app.plates.worked.presets import PRESETS, key_names, presets_js
+from app.plates.worked.scenes import SCENES
 from app.plates.worked.state import (
     ARRAYS, BASE_SLIDER_END, MIN_SLIDER, STAGES, WorkedState, check_arrays, stretched,
 )
 from app.shared import a11y
+from app.shared.scenes import with_titles
 from app.shared.text import plate_text
 from app.shared.theme import PALETTE, style_figure
 from app.shared.vectors import draw_query_and_keys
@@ -58,6 +60,7 @@ class WorkedPlate(PlateViewer):
     glue, live = "worked.js", "WorkedLive"  # the browser half (worked.js, beside this file)
     slug = "worked"
     title, summary, lead, explanation = (TEXT.title, TEXT.summary, TEXT.lead, TEXT.explanation)
+    scenes = with_titles(SCENES, TEXT.scenes, __package__)
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -149,7 +152,8 @@ class WorkedPlate(PlateViewer):
                    line_color=PALETTE["ink"], line_width=1.5)
         self.keys_plot, self.values_plot = kp, vp
 
-        sp = figure(name="sweep_plot", frame_width=220, frame_height=240, x_range=Range1d(0, BASE_SLIDER_END),
+        # Its outer size (a 220×240 frame with its axes and title), which a scene can set (scenes.py).
+        sp = figure(name="sweep_plot", width=282, height=314, x_range=Range1d(0, BASE_SLIDER_END),
                     y_range=Range1d(0, 1.05), tools="", toolbar_location=None, title="Longer query, sharper pick")
         style_figure(sp)
         sp.title.text_font_size = "11pt"
@@ -220,10 +224,12 @@ class WorkedPlate(PlateViewer):
             plot.js_on_event(Pan, js(f"WorkedLive.on_pan(a, cb_obj, '{which}');"))
             plot.js_on_event(PanEnd, js(f"WorkedLive.on_pan_end(a, cb_obj, '{which}');"))
 
-        controls = bk_column(
-            self.preset_w, bk_row(self.restore_w, self.scaled_w), self.query_w, self.query_err, self.keys_w,
-            self.keys_err, self.values_w, self.values_err, self.length_w, width=310,
-        )
+        # Each text box with its message, under one name: a scene that shows the box shows the
+        # message when there is one (scenes.py).
+        boxes = [bk_column(w, err, name=name) for w, err, name in (
+            (self.query_w, self.query_err, "query_box"), (self.keys_w, self.keys_err, "keys_box"),
+            (self.values_w, self.values_err, "values_box"))]
+        controls = bk_column(self.preset_w, bk_row(self.restore_w, self.scaled_w), *boxes, self.length_w)
         guesses = bk_column(self.guess_key_w, self.guess_out_w, self.guess_err, self.feedback_div, width=280)
         main = bk_column(
             bk_row(self.back_w, self.stage_w, self.next_w), self.note_div,

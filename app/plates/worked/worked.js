@@ -140,7 +140,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     }
     var scale_head = scaled ? "\u00f7 \u221a" + d_k : "(off)";
     var head = "<thead><tr><th class='wk-key'>key</th><th class='wk-key'>k</th><th>score<br>q\u00b7k</th>" +
-      "<th>scaled<br>" + scale_head + "</th><th>e<sup>scaled</sup></th><th>weight</th><th>value</th>" +
+      "<th>scaled<br>" + scale_head + "</th><th>e to the<br>scaled</th><th>weight</th><th>value</th>" +
       "<th>weight<br>\u00d7 value</th></tr></thead>";
     var d_v = Array.isArray(st.output) ? st.output.length : 1;
     var rows = [];

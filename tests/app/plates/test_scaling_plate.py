@@ -17,8 +17,11 @@ from bokeh.document import Document
 
 import attention_core as ac
 from app.delivery.page import plate_page
-from app.plates.scaling.data import CURVE_WIDTHS, label_side, readout_html, sources, std_text, texts
+from app.plates.scaling.data import (
+    CURVE_WIDTHS, FLAT_BAND, FLAT_LABEL_Y, label_side, readout_html, sources, std_text, texts,
+)
 from app.plates.scaling.formatting import short, trim, weight_text
+from app.plates.scaling.formulas import FORMULAS
 from app.plates.scaling.state import BINS, WIDTHS, ScalingState, histogram_tables, sample_stds
 from app.plates.scaling.view import ScalingPlate
 from app.shared.formatting import fix, sci
@@ -30,7 +33,7 @@ SOURCE_NAMES = ["histogram", "density", "histogram_table", "std_table", "flat_sc
                 "flat_current", "jacobian", "entropy", "entropy_current", "contrast", "contrast_jacobian"]
 MODEL_NAMES = SOURCE_NAMES + ["d_k", "scaled", "reset", "readout", "std_label", "jacobian_max", "histogram_plot",
                               "flat_plot", "jacobian_plot", "entropy_plot", "contrast_plot", "flat_span",
-                              "entropy_span"]
+                              "entropy_span", "flat_label"]
 
 
 @pytest.fixture(scope="module")
@@ -150,6 +153,8 @@ def assert_view_is_core(p: ScalingPlate) -> None:
     assert p.jac_src.data["value"] == jac.ravel().tolist()
     assert p.ent_cur_src.data["h"] == [float(ac.entropy(w))]
     assert p.flat_span.location == s.d_k and p.ent_span.location == s.d_k
+    assert p.flat_label.text == "\n".join(f"α{j + 1} = {weight_text(x)}" for j, x in enumerate(w.tolist()))
+    assert p.flat_label.x == s.d_k
     assert p.dk_w.value == int(math.log2(s.d_k))
     assert p.scaled_w.active == ([0] if s.scaled else [])
     raw, scaled = sample_stds()[s.d_k]
@@ -165,6 +170,7 @@ def test_default_view_shows_the_seed_numbers(plate):
     assert "raw 8.08" in plate.readout.text and "÷√64: 1.01" in plate.readout.text
     assert plate.std_label.text.startswith("std 8.08")
     assert plate.contrast_src.data["label"] == ["0.99966", "0.00034", "0.0000001", "0.665", "0.245", "0.090"]
+    assert plate.flat_label.text == "α1 = 0.99966\nα2 = 3.4e-4\nα3 = 1.1e-7"
     flat = plate.flat_s_src.data
     for k in range(0, 101, 10):  # every power of two sits on the curve's grid
         assert flat["d"][k] == 2 ** (k // 10)
@@ -237,7 +243,8 @@ def test_the_page_is_data_py():
         named = {m.name: m for root in p.bokeh_models() for m in root.references() if getattr(m, "name", None)}
         for name, data in sources(p.state).items():
             assert dict(named[name].data) == data, (d_k, scaled, name)
-        assert p.readout.text == texts(p.state)["readout"] and p.formulas.text == texts(p.state)["formulas"]
+        words = texts(p.state)
+        assert p.readout.text == words["readout"] and all(getattr(p, n).text == words[n] for n in FORMULAS)
 
 
 def test_notebook_attributes():
@@ -290,7 +297,8 @@ process.stdin.on("end", () => {
     return {hist: a.hist.data, density: a.density.data, flat_current: a.flat_current.data, jac: a.jac.data,
             ent_current: a.ent_current.data, x_range: [a.hist_plot.x_range.start, a.hist_plot.x_range.end],
             y_end: a.hist_plot.y_range.end, axis_label: a.hist_xaxis.axis_label, std: a.std_label.text,
-            jac_max: a.jac_max.text, spans: [a.flat_span.location, a.ent_span.location], readout: a.readout.text,
+            jac_max: a.jac_max.text, flat_label: [a.flat_label.text, a.flat_label.x, a.flat_label.text_align, a.flat_label.x_offset],
+            spans: [a.flat_span.location, a.ent_span.location], readout: a.readout.text,
             url: AELink.fields(a.link, L.url_values(a), L.url_format)};
   });
   process.stdout.write(JSON.stringify({fmt: fmt, sides: sides, runs: runs}));
@@ -338,6 +346,8 @@ def test_live_path_in_node_matches_the_python_render():
         assert got["axis_label"] == p.hist_xaxis.axis_label
         assert got["std"] == p.std_label.text
         assert got["jac_max"] == p.jac_max.text
+        fl = p.flat_label
+        assert got["flat_label"] == [fl.text, fl.x, fl.text_align, fl.x_offset], run
         assert got["spans"] == [p.flat_span.location, p.ent_span.location]
         assert got["readout"] == p.readout.text, run
         assert got["url"] == p.state.to_url(), run  # the address the page writes (link.js with url_values)
@@ -350,7 +360,7 @@ def node_models(p: ScalingPlate) -> dict:
     sources = {"table": p.table_src, "stds": p.std_src, "hist": p.hist_src, "density": p.density_src,
                "flat_current": p.flat_cur_src, "jac": p.jac_src, "ent_current": p.ent_cur_src}
     out = {k: {"data": jsonable(s.data)} for k, s in sources.items()}
-    for k in ("hist_plot", "hist_xaxis", "std_label", "flat_span", "ent_span", "jac_max", "readout"):
+    for k in ("hist_plot", "hist_xaxis", "std_label", "flat_label", "flat_span", "ent_span", "jac_max", "readout"):
         out[k] = {}
     out["dk"] = {"value": p.dk_w.value}
     out["scaled"] = {"active": list(p.scaled_w.active)}
@@ -478,3 +488,18 @@ def test_the_glue_leads_and_commits_once():
     assert out["box"]["history"] == [["busy"], []] and out["box"]["scaled_sent"] == [{"active": [0]}]
     assert out["reset"]["history"] == [["busy"], []] and out["reset"]["dk"] == 6 and out["reset"]["d"] == 64
     assert out["reset"]["dk_sent"] == [{"value": 6}] and out["reset"]["scaled_sent"] == [{"active": []}]
+
+
+def test_the_flat_charts_label_band_is_clear_of_every_curve():
+    """The band the weights' label sits in (data.FLAT_BAND) is entered by no curve of the chart,
+    raw or divided by √d, anywhere on its width axis (issue 55: "1.1e-7" sat on the lines)."""
+    p = ScalingPlate()
+    lo, hi = FLAT_BAND
+    assert hi - lo > 0.4
+    for src in (p.flat_s_src, p.flat_u_src):  # the curves as drawn
+        w = np.array([src.data["w0"], src.data["w1"], src.data["w2"]])  # (3, 101)
+        assert w[0].min() >= hi - 1e-12 and w[1:].max() <= lo + 1e-12, (w[0].min(), w[1:].max())
+    widths = np.geomspace(1, 1024, 2001)  # (2001,) between the drawn points too
+    w = ac.flat_line(widths, [2, 1, 0], scaled=False)  # (2001, 3)
+    assert w[:, 0].min() >= hi - 1e-12 and w[:, 1:].max() <= lo + 1e-12
+    assert p.flat_label.y == FLAT_LABEL_Y == (lo + hi) / 2

@@ -136,10 +136,11 @@ class MultiHeadPlate(PlateViewer):
                           options=[(str(d), f"{d}" + (" (the paper's; counter only)" if d not in MAP_WIDTHS else ""))
                                    for d in D_CHOICES], width=230)
         self.h_w = RadioButtonGroup(name="h", labels=[str(k) for k in H_CHOICES], active=H_CHOICES.index(s.h),
-                                    width=200, margin=(26, 10, 5, 10))
+                                    width=200, margin=(4, 10, 5, 10))
         self.n_w = Slider(name="n", title="tokens n", start=N_MIN, end=N_MAX, step=1, value=s.n, width=200)
-        heads_label = Div(text="<span class='ae-mh-note'>heads h</span>", width=60, margin=(30, 0, 0, 10),
-                          stylesheets=[InlineStyleSheet(css=CSS)])
+        # The buttons' title, over them as the menu's is over the menu (a Div beside them wrapped
+        # and drifted away from them, right of the menu: issue 55, 3).
+        self.h_label = Div(name="h_label", text="heads h", width=200, margin=(5, 10, 0, 10))
         self.summary_div = Div(name="summary", text="", width=560, stylesheets=[InlineStyleSheet(css=CSS)])
         self.message_div = Div(name="message", text="", width=560, stylesheets=[InlineStyleSheet(css=CSS)])
         self.params_table = Div(name="params_table", text=params_table_html(self.params_src.data), width=660,
@@ -195,7 +196,7 @@ class MultiHeadPlate(PlateViewer):
         self._layout = pn.Column(
             pn.Row(
                 pn.Column(
-                    pn.Row(pn.pane.Bokeh(self.d_w), pn.pane.Bokeh(heads_label), pn.pane.Bokeh(self.h_w)),
+                    pn.Row(pn.pane.Bokeh(self.d_w), pn.pane.Bokeh(bk_column(self.h_label, self.h_w, spacing=0))),
                     pn.pane.Bokeh(self.n_w),
                     pn.pane.Bokeh(self.message_div),
                     pn.pane.Bokeh(self.summary_div),

@@ -231,3 +231,48 @@ def test_the_counter_fits_beside_the_controls_on_a_1280_px_screen(new_tab, expor
     st = tab.page.evaluate(FITS)
     assert st["scroll"] <= st["client"] + 1 and st["right"] <= 1280, st
     tab.assert_no_errors()
+
+
+# --- issue 55, 3: the heads' label, the counter's cells, the counter on a phone ----------------
+# The "heads h" label's box and its text's lines, and the h buttons' box (found by its words:
+# the label is the Div that says "heads h").
+HEADS_LABEL = r"""() => {
+  const out = {label: null, lines: 0, buttons: null};
+  const r = (b) => ({left: b.left, top: b.top, right: b.right, bottom: b.bottom});
+  const walk = (node) => {
+    for (const n of node.childNodes) {
+      if (n.nodeType === Node.TEXT_NODE && n.textContent.trim() === "heads h") {
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        const rects = Array.from(range.getClientRects()).filter((q) => q.width > 0);
+        out.label = r(range.getBoundingClientRect());
+        out.lines = new Set(rects.map((q) => Math.round(q.top))).size;
+      } else if (n.nodeType === Node.ELEMENT_NODE) {
+        if (n.shadowRoot) walk(n.shadowRoot);
+        walk(n);
+      }
+    }
+  };
+  walk(document.body);
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("h"));
+  out.buttons = r(v.el.getBoundingClientRect());
+  return out;
+}"""
+
+
+@pytest.mark.on_only
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["1280", "phone"])
+def test_the_heads_label_sits_with_its_buttons(new_tab, exported, size):
+    """Issue 55, 3: "heads h" sat right of the d_model menu (on two lines in present mode), away
+    from the buttons it names. It sits over them, on one line, as the menu's and the slider's
+    titles sit over theirs."""
+    tab = new_tab(viewport={"width": size[0], "height": size[1]})
+    tab.page.goto(exported.as_uri())
+    tab.page.wait_for_function(READY, timeout=45_000)
+    st = tab.page.evaluate(HEADS_LABEL)
+    label, buttons = st["label"], st["buttons"]
+    assert label is not None, "no 'heads h' label on the page"
+    assert st["lines"] == 1, st
+    assert buttons["left"] - 2 <= label["left"] < buttons["right"], st  # over the buttons, from their left
+    assert 0 <= buttons["top"] - label["bottom"] <= 12, st  # just above them
+    tab.assert_no_errors()

@@ -3,13 +3,12 @@ and beside the product, the tables' and notes' styles (none of it changes with t
 
 from __future__ import annotations
 
-# Seven columns in the 660 px beside the controls (a 1280 px screen): smaller type, and long
-# names and counts (d_model = 512) wrap rather than push the paper's column out of sight.
+# Seven columns in the 660 px beside the controls (a 1280 px screen): smaller type, and the
+# rows' long names wrap; a count never does (issue 55, 3: "192 = 3·8²" took three lines).
 PARAMS_CSS = """
 .ae-wt { font-size: 12.5px; }
-.ae-wt th, .ae-wt td { padding: 3px 4px; }
-.ae-wt tbody th { white-space: normal; min-width: 9em; }
-@media (min-width: 481px) { .ae-wt td { white-space: normal; } }  /* a phone scrolls the table instead */
+.ae-wt th, .ae-wt td { padding: 3px 3px; }
+.ae-wt tbody th { white-space: normal; min-width: 8em; }
 """
 
 CSS = """

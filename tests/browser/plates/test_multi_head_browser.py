@@ -276,3 +276,30 @@ def test_the_heads_label_sits_with_its_buttons(new_tab, exported, size):
     assert buttons["left"] - 2 <= label["left"] < buttons["right"], st  # over the buttons, from their left
     assert 0 <= buttons["top"] - label["bottom"] <= 12, st  # just above them
     tab.assert_no_errors()
+
+
+# Every body cell of the counter that is not a row's name, with the lines its text takes.
+CELL_LINES = r"""() => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("params_table"));
+  return Array.from(v.el.shadowRoot.querySelectorAll("tbody td")).map((td) => {
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const tops = new Set(Array.from(range.getClientRects()).filter((q) => q.width > 0).map((q) => Math.round(q.top)));
+    return [td.textContent, tops.size];
+  });
+}"""
+
+
+@pytest.mark.on_only
+@pytest.mark.parametrize("query", ["", "?d_model=512&h=8"])
+def test_no_count_of_the_counter_wraps(new_tab, exported, query):
+    """Issue 55, 3: the "in all" column wrapped "192 = 3·8²" onto three lines. A count is one line
+    (its row's name may wrap)."""
+    tab = new_tab(viewport={"width": 1280, "height": 720})
+    tab.page.goto(exported.as_uri() + query)
+    tab.page.wait_for_function(READY, timeout=45_000)
+    cells = tab.page.evaluate(CELL_LINES)
+    assert len(cells) == 7 * 6, cells
+    wrapped = [c for c in cells if c[0] and c[1] != 1]  # W_O's and the sum's "heads" cells are empty
+    assert not wrapped, wrapped
+    tab.assert_no_errors()

@@ -303,3 +303,56 @@ def test_no_count_of_the_counter_wraps(new_tab, exported, query):
     wrapped = [c for c in cells if c[0] and c[1] != 1]  # W_O's and the sum's "heads" cells are empty
     assert not wrapped, wrapped
     tab.assert_no_errors()
+
+
+# The counter's scrolling box: its sizes, where it is, and its name and focus for a keyboard.
+SCROLL_BOX = r"""() => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("params_table"));
+  const box = v.el.shadowRoot.querySelector(".ae-wt-box"), b = box.getBoundingClientRect();
+  return {scroll: box.scrollWidth, client: box.clientWidth, left: box.scrollLeft, tabindex: box.getAttribute("tabindex"),
+          role: box.getAttribute("role"), label: box.getAttribute("aria-label"),
+          box: [b.left, b.top, b.right, b.bottom]};
+}"""
+
+
+def white_share(png: bytes, x0: int, x1: int, y0: int, y1: int) -> float:
+    """The share of the pixels in columns x0..x1-1 and rows y0..y1-1 of a screenshot that are white."""
+    import io
+
+    from PIL import Image
+
+    img = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=int)[y0:y1, x0:x1]  # (rows, cols, 3)
+    return float(np.mean(np.all(img >= 250, axis=-1)))
+
+
+@pytest.mark.on_only
+def test_on_a_phone_the_counter_shows_that_it_scrolls_and_a_keyboard_scrolls_it(new_tab, exported):
+    """Issue 55, 3: on a phone the counter scrolled sideways with no sign that it does. Its cut
+    edge is shaded while more of the table lies beyond it (and plain once the table's end is in
+    sight), and the box is a named region the keyboard can focus and scroll."""
+    tab = new_tab(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    page = tab.page
+    page.goto(exported.as_uri())
+    page.wait_for_function(READY, timeout=45_000)
+    page.evaluate("() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('params_table'));"
+                  " v.el.scrollIntoView({block: 'center'}); }")
+    st = page.evaluate(SCROLL_BOX)
+    assert st["scroll"] > st["client"] + 20, st  # it does scroll on a phone
+    assert st["tabindex"] == "0" and st["role"] == "region" and st["label"], st
+    left, top, right, bottom = (round(x) for x in st["box"])
+    edge = white_share(page.screenshot(), right - 4, right - 1, top + 2, bottom - 2)
+    assert edge < 0.05, f"the cut edge is plain white in {edge:.0%} of its pixels: no sign that the table goes on"
+    # The keyboard scrolls it: focus the box (as Tab does), then the arrow key.
+    page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('params_table'))"
+                  ".el.shadowRoot.querySelector('.ae-wt-box').focus()")
+    for _ in range(40):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('params_table'))"
+                           ".el.shadowRoot.querySelector('.ae-wt-box').scrollLeft > 0")
+    page.keyboard.press("End")
+    page.wait_for_function("""() => { const b = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('params_table'))
+                              .el.shadowRoot.querySelector('.ae-wt-box'); return b.scrollLeft + b.clientWidth >= b.scrollWidth - 1; }""")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    end = white_share(page.screenshot(), right - 2, right - 1, top + 2, bottom - 2)
+    assert end > 0.5, f"at the table's end its edge is still shaded ({end:.0%} white): the sign says nothing"
+    tab.assert_no_errors()

@@ -12,7 +12,7 @@ from __future__ import annotations
 PARAMS_CSS = """
 .ae-wt { font-size: 12.5px; }
 .ae-wt th, .ae-wt td { padding: 3px 3px; }
-.ae-wt tbody th { white-space: normal; min-width: 8em; }
+.ae-wt tbody th { white-space: normal; min-width: 6.5em; }
 .ae-wt-box {
   background:
     linear-gradient(to right, #ffffff 40%, rgba(255, 255, 255, 0)) left / 28px 100% no-repeat local,

@@ -11,6 +11,7 @@ from bokeh.models import (
     Button,
     CheckboxGroup,
     ColumnDataSource,
+    CustomJSTickFormatter,
     DataRange1d,
     Div,
     FixedTicker,
@@ -25,6 +26,7 @@ from bokeh.models import (
 from bokeh.plotting import figure
 
 from app.plates.learn.data import FLOOR, init_normals, limits, live_sources, numbers, sources, texts
+from app.plates.learn.scenes import SCENES, STILL
 from app.plates.learn.state import (
     D_K_CHOICES,
     D_MODEL,
@@ -45,6 +47,7 @@ from app.plates.learn.state import (
 from app.shared import a11y
 from app.shared.colours import WHITE, ramp
 from app.shared.heatmap import cells, heatmap_figure
+from app.shared.scenes import with_titles
 from app.shared.state import whole_number
 from app.shared.text import plate_text
 from app.shared.theme import OKABE_ITO_MORE, PALETTE, style_figure
@@ -58,6 +61,8 @@ DEFAULT_SPEED = 1
 # The sources Python recomputes at every answer (the page draws its own meanwhile).
 LIVE = ("train_loss", "grad_norm", "learned_weights", "w_q", "w_k", "qk", "readout", "train_state")  # train_state last
 HEAT = 150  # px: a heat map's frame (a row of the four charts fits 1024 px)
+LOG_TICK_JS = ("const e = Math.round(Math.log10(tick));"
+               " return e >= -2 && e <= 3 ? tick.toFixed(Math.max(0, -e)) : '1e' + e;")  # ticks are powers of ten
 
 CSS = """
 .ae-learn-readout { display: flex; flex-direction: column; gap: 2px; font-family: system-ui, sans-serif; }
@@ -75,14 +80,17 @@ def _css() -> list:
     return [InlineStyleSheet(css=CSS)]
 
 
-def _label(text: str, width: int, top: int = 8) -> Div:
-    return Div(text=f"<span class='ae-learn-label'>{text}</span>", width=width, margin=(top, 4, 0, 10),
+def _label(name: str, text: str, width: int, top: int = 8) -> Div:
+    """A control's label, named so that a scene that leaves out its control leaves it out too."""
+    return Div(name=name, text=f"<span class='ae-learn-label'>{text}</span>", width=width, margin=(top, 4, 0, 10),
                stylesheets=_css())
 
 
 def _heat(name: str, title: str, cols: int, rows: int, width: int = HEAT):
+    # A square map keeps its square cells when a slide's fit sizes it (app/runtime/page.js).
     f = heatmap_figure(name, Range1d(-0.5, cols - 0.5), Range1d(rows - 0.5, -0.5), title, frame_width=width,
-                       frame_height=HEAT, min_border_left=10, min_border_right=10)
+                       frame_height=HEAT, min_border_left=10, min_border_right=10,
+                       tags=["ae-keep-shape"] if cols == rows else [])
     f.axis.minor_tick_line_color = None  # the cells are the scale
     return f
 
@@ -93,6 +101,9 @@ def _history_figure(name: str, title: str, y_label: str):
                tools="", toolbar_location=None, title=title)
     style_figure(f)
     f.yaxis.ticker = LogTicker(mantissas=[1], desired_num_ticks=4)  # powers of ten: the range is whole decades
+    # Written out ("0.01", "1", "1e-8", as the readout writes them): a power's superscript is set
+    # smaller than the type, and a slide's type is the least that reads from the back of a hall.
+    f.yaxis.formatter = CustomJSTickFormatter(code=LOG_TICK_JS)
     f.xaxis.axis_label = "step"
     f.yaxis.axis_label = y_label
     return f
@@ -105,6 +116,7 @@ class LearnPlate(PlateViewer):
     glue, live = "learn.js", "LearnLive"  # the browser half (learn.js, beside this file)
     slug = "learn"
     title, summary, lead, explanation = (TEXT.title, TEXT.summary, TEXT.lead, TEXT.explanation)
+    scenes, still = with_titles(SCENES, TEXT.scenes, __package__), STILL
 
     # --- the view ------------------------------------------------------------------------
     def _build(self) -> None:
@@ -248,9 +260,9 @@ class LearnPlate(PlateViewer):
 
         bk = pn.pane.Bokeh
         self._layout = pn.Column(
-            pn.Row(bk(self.train_w), bk(self.one_step_w), bk(self.reset_w), bk(_label("speed", 64, 14)),
+            pn.Row(bk(self.train_w), bk(self.one_step_w), bk(self.reset_w), bk(_label("speed_label", "speed", 64, 14)),
                    bk(self.speed_w)),
-            pn.Row(bk(_label("Stories:", 70, 12)), *[bk(b) for b in self.story_ws.values()]),
+            pn.Row(bk(_label("stories_label", "Stories:", 70, 12)), *[bk(b) for b in self.story_ws.values()]),
             pn.Row(bk(self.lr_w), bk(self.optimizer_w), bk(self.init_w), bk(self.seed_w)),
             pn.Row(bk(self.dk_w), bk(self.scaled_w), bk(self.tie_w)),
             bk(self.message_div),

@@ -30,8 +30,14 @@ d_model), data.py (what the page shows, from attention_core: the sources, the te
 and the recipes handed to the browser), layout.py (where the head maps go, the figures' sizes),
 fixed_html.py (the formulas, the fixed notes and their styles), view.py (MultiHeadPlate: the Bokeh
 models, the heat maps drawn with app/shared/heatmap.py and their colour ramps, and the sync),
-multi_head.js (the same numbers in the browser at every change, with mirror.js), text.md (the
-words).
+multi_head.js (the same numbers in the browser at every change, with mirror.js), scenes.py (the
+slides a lecture steps through with ?present=1: each head's weights, the heads joined, the
+divisors, the counter), text.md (the words).
+
+On a slide (a link with present=1 or embed=1: MultiHeadState.slide) the head maps are the first
+two heads' in one row, titled "head 1 of 8" when there are more: eight maps of numbers at a
+slide's type would fit no frame, and a slide shows fewer things rather than smaller numbers. Their
+room there is two maps of n tokens whatever h is, so that a click on h in a scene resizes nothing.
 
 Named models (Bokeh.documents[0].get_model_by_name(NAME)):
   sources  "head_weights" (head, i, j, value, text, x, y, score, scaled, tip): every head's
@@ -42,11 +48,13 @@ Named models (Bokeh.documents[0].get_model_by_name(NAME)):
            divisor, text, label); "setting" (d_model, h, n, width: the step the page shows);
            "screen" (room: a phone's width for a figure, sent by the browser); "sync" (its tags
            hold "busy" while the page leads a run of changes).
-  widgets  "d_model" (Select), "h" (RadioButtonGroup, active = index in 1, 2, 4, 8), "n" (Slider).
+  widgets  "d_model" (Select), "h" (RadioButtonGroup, active = index in 1, 2, 4, 8) with its title
+           "h_label" (Div), "n" (Slider).
   labels   "head_titles", "head_ticks", "concat_marks", "concat_lines", "w_o_marks", "w_o_lines",
            "output_marks" (x, y, text or x0, y0, x1, y1).
-  others   "message" (Div, refusals), "summary" (Div), "reading" (Div), tables "params_table" and
-           "divisors_table", figures "head_maps", "concat_map", "w_o_map", "output_map".
+  others   "message" (Div, refusals), "summary" (Div), "reading" (Div), "heads_note" (Div),
+           "formulas" (Div, MathML), tables "params_table" and "divisors_table", figures "head_maps",
+           "concat_map", "w_o_map", "output_map".
 A link's settings (?d_model=16&h=8&n=3) are read by MultiHeadState.apply_url when served and by
 app/runtime/link.js with MultiHeadLive.url_apply in an exported file, with the same rules and
 notices.

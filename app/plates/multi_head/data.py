@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 import attention_core as ac
-from app.plates.multi_head.layout import head_origin
+from app.plates.multi_head.layout import head_origin, heads_shown
 from app.plates.multi_head.state import MAP_WIDTHS, N_MAX, PAPER, SEED, MultiHeadState, map_width
 from app.shared import html_table
 from app.shared.formatting import fix, paren
@@ -49,7 +49,7 @@ def summary_html(d_model: int, h: int, n: int) -> str:
                  f"at {d_model}, W_O alone would be {thousands(d_model * d_model)} cells. The counter and the "
                  f"divisors show d_model = {d_model}.")
     else:
-        text += f" The heat maps below use {n} tokens at this width."
+        text += f" The heat maps use {n} tokens at this width."
     return f"<div class='ae-mh-summary'>{text}</div>"
 
 
@@ -59,19 +59,23 @@ def message_html(message: str) -> str:
 
 
 # --- the sources' data (multi_head.js builds the same dicts) --------------------------------
-def head_data(weights: np.ndarray, raw: np.ndarray, d_k: int, room: int = 0) -> tuple[dict, dict, dict]:
+def head_data(weights: np.ndarray, raw: np.ndarray, d_k: int, room: int = 0,
+              slide: bool = False) -> tuple[dict, dict, dict]:
     """(head_weights, head_titles, head_ticks) for weights and raw scores (h, n, n); `room` as in
-    layout.heads_per_row."""
+    layout.heads_per_row; on a `slide`, the first heads only (layout.heads_shown), their titles
+    saying how many there are."""
     h, n, _ = weights.shape
     div = math.sqrt(d_k)
+    shown = heads_shown(h, slide)
+    of = f" of {h}" if shown < h else ""
     cells = {k: [] for k in ("head", "i", "j", "value", "text", "x", "y", "score", "scaled", "tip")}
     titles = {"x": [], "y": [], "text": []}
     ticks = {"x": [], "y": [], "text": []}
-    for k in range(h):
-        ox, oy = head_origin(k, n, h, room)
+    for k in range(shown):
+        ox, oy = head_origin(k, n, h, room, slide)
         titles["x"].append(ox + (n - 1) / 2)
         titles["y"].append(oy + 2)
-        titles["text"].append(f"head {k + 1} · ÷ {root_text(d_k)}")
+        titles["text"].append(f"head {k + 1}{of} · ÷ {root_text(d_k)}")
         for t in range(n):
             ticks["x"] += [ox - 1, ox + t]
             ticks["y"] += [oy - t, oy + 1]
@@ -238,7 +242,7 @@ def divisors_data(d_model: int, h: int) -> dict:
 # The counter and the divisors are plain HTML tables (app/shared/html_table.py); multi_head.js's
 # params_table_html and divisors_table_html write the same strings.
 PARAMS_COLUMNS = (("parameters", "row", "row"), ("shape", "shape", "num"), ("per head", "per_head_text", "num"),
-                  ("heads", "heads_text", "num"), ("in all", "total_text", "num"), ("paper/head", "paper_per_head_text", "num"),
+                  ("heads", "heads_text", "num"), ("in all", "total_text", "num"), ("paper per head", "paper_per_head_text", "num"),
                   ("paper (512, h\u00a0=\u00a08)", "paper_total_text", "num"))
 DIVISORS_COLUMNS = (("head", "row"), ("d_k", "num"), ("divisor √d_k", "num"))
 
@@ -286,7 +290,7 @@ def sources(state: MultiHeadState, room: int = 0, nums: dict | None = None) -> d
     wide screen): what the page shows once Python has answered. `nums`: numbers(state), if known."""
     nums = numbers(state) if nums is None else nums
     n, w, h = state.n, state.width, state.h
-    cells, titles, ticks = head_data(nums["weights"], nums["raw"], w // h, room)
+    cells, titles, ticks = head_data(nums["weights"], nums["raw"], w // h, room, state.slide)
     cm, cl, wm, wl, om = matrix_marks(n, w, h)
     return {
         "head_weights": cells, "head_titles": titles, "head_ticks": ticks,

@@ -3,13 +3,23 @@ and beside the product, the tables' and notes' styles (none of it changes with t
 
 from __future__ import annotations
 
-# Seven columns in the 660 px beside the controls (a 1280 px screen): smaller type, and long
-# names and counts (d_model = 512) wrap rather than push the paper's column out of sight.
+# Seven columns in the 660 px beside the controls (a 1280 px screen): smaller type, and the
+# rows' long names wrap; a count never does (issue 55, 3: "192 = 3·8²" took three lines).
+# Where the table is wider than its box (a phone) the box scrolls, and its cut edge is shaded
+# while more of the table lies beyond it: each edge has a shadow fixed to the box, and a cover
+# of the page's colour that scrolls with the table and hides the shadow once that end is in
+# sight (the shadow's grey reads on the light and the dark page alike).
 PARAMS_CSS = """
 .ae-wt { font-size: 12.5px; }
-.ae-wt th, .ae-wt td { padding: 3px 4px; }
-.ae-wt tbody th { white-space: normal; min-width: 9em; }
-@media (min-width: 481px) { .ae-wt td { white-space: normal; } }  /* a phone scrolls the table instead */
+.ae-wt th, .ae-wt td { padding: 3px 3px; }
+.ae-wt tbody th { white-space: normal; min-width: 6.5em; }
+.ae-wt-box {
+  background:
+    linear-gradient(to right, #ffffff 40%, rgba(255, 255, 255, 0)) left / 28px 100% no-repeat local,
+    linear-gradient(to left, #ffffff 40%, rgba(255, 255, 255, 0)) right / 28px 100% no-repeat local,
+    linear-gradient(to right, #57606a99, #57606a00) left / 14px 100% no-repeat scroll,
+    linear-gradient(to left, #57606a99, #57606a00) right / 14px 100% no-repeat scroll;
+}
 """
 
 CSS = """

@@ -10,7 +10,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   "use strict";
   var M = AttentionMirror;
   var H_CHOICES = [1, 2, 4, 8], D_CHOICES = [4, 8, 16, 512], MAP_WIDTHS = [4, 8, 16], MAX_MAP_WIDTH = 16;
-  var N_MIN = 2, N_MAX = 8, HEADS_PER_ROW = 3, CELL_HEAD = 28, CELL = 32, PAPER = [512, 8];
+  var N_MIN = 2, N_MAX = 8, HEADS_PER_ROW = 3, SLIDE_HEADS = 2, CELL_HEAD = 28, CELL = 32, PAPER = [512, 8];
   var reverting = false;
   // The sources recompute writes, the settings' last (`a` names them as view.py does).
   var SOURCES = ["head", "head_titles", "head_ticks", "concat", "w_o", "out", "concat_marks", "concat_lines",
@@ -44,7 +44,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
         "): at " + d_model + ", W_O alone would be " + thousands(d_model * d_model) + " cells. The counter and the " +
         "divisors show d_model = " + d_model + ".";
     } else {
-      text += " The heat maps below use " + n + " tokens at this width.";
+      text += " The heat maps use " + n + " tokens at this width.";
     }
     return "<div class='ae-mh-summary'>" + text + "</div>";
   }
@@ -58,24 +58,38 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     while (room && cols > 1 && head_maps_px(cols) > room) cols -= 1;
     return cols;
   }
-  function head_origin(k, n, h, room) {
+  // A slide (layout.py's heads_shown): at most SLIDE_HEADS maps, in one row, in the room of two
+  // maps of n tokens whatever h is.
+  function heads_shown(h, slide) { return slide ? Math.min(h, SLIDE_HEADS) : h; }
+  function head_origin(k, n, h, room, slide) {
+    var pitch = Math.max(n, 4) + 2;
+    if (slide) return [h === 1 ? pitch / 2 : k * pitch, 0];
     var cols = Math.min(h, heads_per_row(room));
-    return [(k % cols) * (Math.max(n, 4) + 2), -Math.floor(k / cols) * (n + 3)];
+    return [(k % cols) * pitch, -Math.floor(k / cols) * (n + 3)];
   }
-  function head_ranges(h, room) {
+  function head_ranges(h, room, n, slide) {
+    if (slide) return [-1.5, 2 * (Math.max(n, 4) + 2) - 2.5, -(n - 1) - 0.5, 2.6];
     var cols = Math.min(h, heads_per_row(room)), rows = Math.ceil(h / cols);
     return [-1.5, (cols - 1) * (N_MAX + 2) + N_MAX - 0.5, -((rows - 1) * (N_MAX + 3) + N_MAX - 1) - 0.5, 2.6];
+  }
+  function rows_y(n, slide) { return slide ? [-(n - 0.5), 2.5] : [-(N_MAX - 0.5), 2.5]; }
+  // The page shows scenes (app/runtime/scenes.js starts them on the same test; state.py's apply_url).
+  function slide_mode() {
+    if (typeof AELink === "undefined" || typeof window === "undefined") return false;
+    var p = AELink.params();
+    return p.get("present") === "1" || p.get("embed") === "1";
   }
   function cols(names) { var o = {}; names.forEach(function (k) { o[k] = []; }); return o; }
 
   // --- the sources' data (data.py's head_data, concat_data, ... in the same order) --------------
-  function head_data(weights, raw, d_k, room) {
-    var h = weights.length, n = weights[0].length, div = Math.sqrt(d_k);
+  function head_data(weights, raw, d_k, room, slide) {
+    var h = weights.length, n = weights[0].length, div = Math.sqrt(d_k), shown = heads_shown(h, slide);
+    var of = shown < h ? " of " + h : "";
     var cells = cols(["head", "i", "j", "value", "text", "x", "y", "score", "scaled", "tip"]);
     var titles = cols(["x", "y", "text"]), ticks = cols(["x", "y", "text"]);
-    for (var k = 0; k < h; k++) {
-      var o = head_origin(k, n, h, room), ox = o[0], oy = o[1];
-      titles.x.push(ox + (n - 1) / 2); titles.y.push(oy + 2); titles.text.push("head " + (k + 1) + " · ÷ " + root_text(d_k));
+    for (var k = 0; k < shown; k++) {
+      var o = head_origin(k, n, h, room, slide), ox = o[0], oy = o[1];
+      titles.x.push(ox + (n - 1) / 2); titles.y.push(oy + 2); titles.text.push("head " + (k + 1) + of + " · ÷ " + root_text(d_k));
       for (var t = 0; t < n; t++) {
         ticks.x.push(ox - 1, ox + t); ticks.y.push(oy - t, oy + 1); ticks.text.push("t" + (t + 1), "t" + (t + 1));
       }
@@ -204,7 +218,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   // The counter and the divisors as tables (data.py's params_table_html and divisors_table_html,
   // through page.js's table_html).
   var PARAMS_COLUMNS = [["parameters", "row", "row"], ["shape", "shape", "num"], ["per head", "per_head_text", "num"],
-    ["heads", "heads_text", "num"], ["in all", "total_text", "num"], ["paper/head", "paper_per_head_text", "num"],
+    ["heads", "heads_text", "num"], ["in all", "total_text", "num"], ["paper per head", "paper_per_head_text", "num"],
     ["paper (512, h\u00a0=\u00a08)", "paper_total_text", "num"]];
   var DIVISORS_COLUMNS = [["head", "row"], ["d_k", "num"], ["divisor \u221ad_k", "num"]];
   function params_table_html(p) {
@@ -218,7 +232,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
   }
 
   // Everything the plate shows for (d_model, h, n), computed with the mirror on the page's recipe.
-  function compute(recipes, d_model, h, n, room) {
+  function compute(recipes, d_model, h, n, room, slide) {
     var w = map_width(d_model), r = recipes[String(w)];
     var X = r.X.slice(0, n);
     var res = M.multi_head_attention(X, r.Wq, r.Wk, r.Wv, r.Wo, h);
@@ -226,13 +240,14 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     var Vh = M.split_heads(X.map(function (x) {  // (n, w) X @ Wv, as the core's split of X @ Wv
       return r.Wv[0].map(function (_, c) { var s = 0; for (var t = 0; t < x.length; t++) s += x[t] * r.Wv[t][c]; return s; });
     }), h);
-    var hd = head_data(res.weights, raw, w / h, room || 0), mm = matrix_marks(n, w, h);
+    var hd = head_data(res.weights, raw, w / h, room || 0, !!slide), mm = matrix_marks(n, w, h);
     return {
       width: w, output: res.output, weights: res.weights, concat: res.concat, Wo: r.Wo,
       head: hd[0], head_titles: hd[1], head_ticks: hd[2], concat_data: concat_data(res.concat, res.weights, Vh),
       w_o: w_o_data(r.Wo, w / h), out: output_data(res.output, res.concat, r.Wo),
       concat_marks: mm[0], concat_lines: mm[1], w_o_marks: mm[2], w_o_lines: mm[3], out_marks: mm[4],
-      params: params_data(d_model, h), divisors: divisors_data(d_model, h), ranges: head_ranges(h, room || 0),
+      params: params_data(d_model, h), divisors: divisors_data(d_model, h), ranges: head_ranges(h, room || 0, n, !!slide),
+      rows_y: rows_y(n, !!slide),
     };
   }
 
@@ -256,7 +271,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     return r;
   }
   function recompute_all(a, st) {
-    var r = compute(a.recipes, st.d_model, st.h, st.n, room_of(a)), w = r.width, n = st.n;
+    var r = compute(a.recipes, st.d_model, st.h, st.n, room_of(a), slide_mode()), w = r.width, n = st.n;
     var data = { head: r.head, head_titles: r.head_titles, head_ticks: r.head_ticks, concat: r.concat_data,
       w_o: r.w_o, out: r.out, concat_marks: r.concat_marks, concat_lines: r.concat_lines, w_o_marks: r.w_o_marks,
       w_o_lines: r.w_o_lines, out_marks: r.out_marks, params: r.params, divisors: r.divisors,
@@ -268,10 +283,17 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     quiet(a.head_x, { start: g[0], end: g[1] }); quiet(a.head_y, { start: g[2], end: g[3] });
     quiet(a.cols_x, { start: -1.5, end: w - 0.5 }); quiet(a.concat_x, { start: -1.5, end: w - 0.5 });
     quiet(a.w_o_y, { start: -(w - 0.5), end: 1.5 });
-    quiet(a.head_fig, { frame_width: Math.round((g[1] - g[0]) * CELL_HEAD), frame_height: Math.round((g[3] - g[2]) * CELL_HEAD) });
-    [[a.concat_fig, N_MAX + 3], [a.w_o_fig, w + 2], [a.out_fig, N_MAX + 3]].forEach(function (p) {
-      quiet(p[0], { frame_width: Math.round((w + 1) * CELL), frame_height: Math.round(p[1] * CELL) });
-    });
+    var ry = r.rows_y, rows = ry[1] - ry[0] + 1;
+    if (a.rows_y) quiet(a.rows_y, { start: ry[0], end: ry[1] });
+    // Once a slide's scenes have started, the figures' sizes are the fit's (page.js fits the sizes
+    // it found then): a slide's sizes do not follow h (layout.py's head_ranges), and n and d_model
+    // have no control in a scene, so there is nothing to resize.
+    if (!(slide_mode() && typeof AEScenes !== "undefined" && AEScenes.current())) {
+      quiet(a.head_fig, { frame_width: Math.round((g[1] - g[0]) * CELL_HEAD), frame_height: Math.round((g[3] - g[2]) * CELL_HEAD) });
+      [[a.concat_fig, rows], [a.w_o_fig, w + 2], [a.out_fig, rows]].forEach(function (p) {
+        quiet(p[0], { frame_width: Math.round((w + 1) * CELL), frame_height: Math.round(p[1] * CELL) });
+      });
+    }
     [[a.concat_map, r.concat], [a.w_o_map, r.Wo], [a.out_map, r.output]].forEach(function (p) {
       var m = signed_limit(p[1]);
       quiet(p[0], { low: -m, high: m });
@@ -380,7 +402,7 @@ var MultiHeadLive = (typeof globalThis !== "undefined" && globalThis.MultiHeadLi
     on_ready: on_ready, speak_text: speak_text, url_values: url_values, url_apply: url_apply, sends: sends,
     fix: fix, thousands: thousands, num: num, root_text: root_text, sum_text: sum_text, map_width: map_width,
     split_problem: split_problem, message_html: message_html, summary_html: summary_html, heads_per_row: heads_per_row, head_maps_px: head_maps_px, head_origin: head_origin,
-    head_ranges: head_ranges, head_data: head_data, concat_data: concat_data, w_o_data: w_o_data,
+    head_ranges: head_ranges, heads_shown: heads_shown, rows_y: rows_y, head_data: head_data, concat_data: concat_data, w_o_data: w_o_data,
     output_data: output_data, matrix_marks: matrix_marks, params_data: params_data, divisors_data: divisors_data,
     params_table_html: params_table_html, divisors_table_html: divisors_table_html,
     signed_limit: signed_limit, compute: compute, recompute: recompute, on_change: on_change, settings: settings,

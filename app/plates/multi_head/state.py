@@ -45,6 +45,9 @@ class MultiHeadState(PlateState):
     h = param.Selector(default=2, objects=H_CHOICES, doc="Number of heads; must divide d_model.")
     n = param.Integer(5, bounds=(N_MIN, N_MAX), doc="Number of tokens (rows of X).")
     message = param.String("", doc="Why the last request was refused ('' when nothing was).")
+    slide = param.Boolean(False, doc="The page shows the plate as slides (its link asks for present=1 or embed=1: "
+                                     "app/shared/scenes.py), not the student's choice: the head maps are then "
+                                     "placed for a slide (layout.py). Set by apply_url.")
 
     url_fields = ("d_model", "h", "n")
 
@@ -88,6 +91,8 @@ class MultiHeadState(PlateState):
     # --- URL -------------------------------------------------------------------------------
     def apply_url(self, args) -> list[str]:
         self.message = ""
+        # The page's settings that show scenes (app/runtime/scenes.js starts them on the same test).
+        self.slide = args.get("present") == "1" or args.get("embed") == "1"
         notices = super().apply_url(args)
         if self.message:
             notices.append(f"ignored the combination: {self.message.rstrip('.')}")

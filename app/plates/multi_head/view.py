@@ -33,7 +33,8 @@ from app.plates.multi_head.fixed_html import (
     PARAMS_CSS,
     READING,
 )
-from app.plates.multi_head.layout import ROWS_Y, frames
+from app.plates.multi_head.layout import frames
+from app.plates.multi_head.scenes import SCENES, STILL
 from app.plates.multi_head.state import (
     D_CHOICES, H_CHOICES, MAP_WIDTHS, N_MAX, N_MIN, MultiHeadState, SplitRefused, split_problem,
 )
@@ -42,6 +43,7 @@ from app.shared.colours import WHITE, ramp
 from app.shared.heatmap import cells, heatmap_figure
 from app.shared.mathml import CSS as MATH_CSS
 from app.shared.mathml import formula_html
+from app.shared.scenes import with_titles
 from app.shared.text import plate_text
 from app.shared.theme import OKABE_ITO_MORE, PALETTE
 from app.shared.viewer import PlateViewer, push, set_if_changed
@@ -57,10 +59,11 @@ SOURCE_ATTRS = {"head_src": "head_weights", "head_titles": "head_titles", "head_
                 "out_marks": "output_marks", "params_src": "params", "div_src": "divisors", "setting_src": "setting"}
 
 
-def _heat(name: str, title: str | None, x_range, y_range, frame_w: int, frame_h: int):
+def _heat(name: str, title: str | None, x_range, y_range, frame_w: int, frame_h: int, tags=()):
     """A heat map with no axes: its cells are placed in plain coordinates, their labels among them."""
     return heatmap_figure(name, x_range, y_range, title, axes=False, frame_width=frame_w, frame_height=frame_h,
-                          min_border_left=6, min_border_right=6, min_border_top=4, min_border_bottom=6)
+                          min_border_left=6, min_border_right=6, min_border_top=4, min_border_bottom=6,
+                          tags=list(tags))
 
 
 class MultiHeadPlate(PlateViewer):
@@ -70,6 +73,7 @@ class MultiHeadPlate(PlateViewer):
     glue, live = "multi_head.js", "MultiHeadLive"  # the browser half (multi_head.js, beside this file)
     slug = "multi-head"
     title, summary, lead, explanation = (TEXT.title, TEXT.summary, TEXT.lead, TEXT.explanation)
+    scenes, still = with_titles(SCENES, TEXT.scenes, __package__), STILL
 
     # --- the view --------------------------------------------------------------------------
     def _build(self) -> None:
@@ -88,7 +92,9 @@ class MultiHeadPlate(PlateViewer):
 
         # The heads' weight maps, all in one figure, up to three to a row.
         self.head_x, self.head_y = Range1d(*place["ranges"]["head_x"]), Range1d(*place["ranges"]["head_y"])
-        hf = _heat("head_maps", None, self.head_x, self.head_y, *place["frames"]["head_fig"])
+        # Its cells stay square when a slide's fit resizes it (app/runtime/page.js); the product's
+        # may widen, as their signed numbers are wider than the weights.
+        hf = _heat("head_maps", None, self.head_x, self.head_y, *place["frames"]["head_fig"], tags=["ae-keep-shape"])
         wmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0.0, high=1.0)
         cells(hf, self.head_src, {"field": "value", "transform": wmap}, font_size="8pt", line_color="white",
               tooltip=tip)
@@ -100,7 +106,7 @@ class MultiHeadPlate(PlateViewer):
 
         # concat @ W_O = output, laid out so output[i, c] sits where concat's row i meets W_O's column c.
         self.cols_x = Range1d(-1.5, w - 0.5)
-        self.rows_y = Range1d(*ROWS_Y)
+        self.rows_y = Range1d(*place["ranges"]["rows_y"])
         self.w_o_y = Range1d(-(w - 0.5), 1.5)
         (fw, fh), fwo = place["frames"]["concat_fig"], place["frames"]["w_o_fig"][1]
         self.signed_maps = {}
@@ -129,17 +135,24 @@ class MultiHeadPlate(PlateViewer):
                                margin=(10, 16, 5, 10))
         grid = GridBox(children=[(self.reading_div, 0, 0), (self.w_o_fig, 0, 1), (self.concat_fig, 1, 0),
                                  (self.out_fig, 1, 1)], spacing=4)
-        heads_head = Div(text=HEADS_HEAD, width=560, stylesheets=[InlineStyleSheet(css=CSS)])
+        heads_head = Div(name="heads_note", text=HEADS_HEAD, width=560, stylesheets=[InlineStyleSheet(css=CSS)])
+        # Named, as every part a scene may leave out (app/shared/scenes.py): the layer's formula.
+        self.formulas = Div(name="formulas", width=550, margin=(0, 10),
+                            text="<div class='ae-mh-formulas'>" + formula_html(FORMULA_1, FORMULA_1_LABEL)
+                                 + formula_html(FORMULA_WIDTHS, FORMULA_WIDTHS_LABEL) + "</div>"
+                                 + formula_html(FORMULA_2, FORMULA_2_LABEL),
+                            stylesheets=[InlineStyleSheet(css=MATH_CSS), InlineStyleSheet(css=FORMULA_CSS)])
 
         # Controls, messages, the counter and the divisors.
         self.d_w = Select(name="d_model", title="d_model (model width)", value=str(s.d_model),
                           options=[(str(d), f"{d}" + (" (the paper's; counter only)" if d not in MAP_WIDTHS else ""))
                                    for d in D_CHOICES], width=230)
         self.h_w = RadioButtonGroup(name="h", labels=[str(k) for k in H_CHOICES], active=H_CHOICES.index(s.h),
-                                    width=200, margin=(26, 10, 5, 10))
+                                    width=200, margin=(4, 10, 5, 10))
         self.n_w = Slider(name="n", title="tokens n", start=N_MIN, end=N_MAX, step=1, value=s.n, width=200)
-        heads_label = Div(text="<span class='ae-mh-note'>heads h</span>", width=60, margin=(30, 0, 0, 10),
-                          stylesheets=[InlineStyleSheet(css=CSS)])
+        # The buttons' title, over them as the menu's is over the menu (a Div beside them wrapped
+        # and drifted away from them, right of the menu: issue 55, 3).
+        self.h_label = Div(name="h_label", text="heads h", width=200, margin=(5, 10, 0, 10))
         self.summary_div = Div(name="summary", text="", width=560, stylesheets=[InlineStyleSheet(css=CSS)])
         self.message_div = Div(name="message", text="", width=560, stylesheets=[InlineStyleSheet(css=CSS)])
         self.params_table = Div(name="params_table", text=params_table_html(self.params_src.data), width=660,
@@ -155,7 +168,7 @@ class MultiHeadPlate(PlateViewer):
                   "divisors": self.div_src, "params_table": self.params_table, "divisors_table": self.div_table,
                   "setting": self.setting_src, "screen": self.screen_src, "head_fig": hf, "concat_fig": self.concat_fig,
                   "w_o_fig": self.w_o_fig, "out_fig": self.out_fig, "head_x": self.head_x, "head_y": self.head_y,
-                  "cols_x": self.cols_x, "concat_x": self.concat_x, "w_o_y": self.w_o_y,
+                  "cols_x": self.cols_x, "concat_x": self.concat_x, "w_o_y": self.w_o_y, "rows_y": self.rows_y,
                   "concat_map": self.signed_maps["concat"], "w_o_map": self.signed_maps["w_o"],
                   "out_map": self.signed_maps["output"], "d_model": self.d_w, "h": self.h_w, "n": self.n_w,
                   "summary": self.summary_div, "message": self.message_div, "recipes": recipes()}
@@ -191,19 +204,17 @@ class MultiHeadPlate(PlateViewer):
 
         # Not the state: the browser's room on a phone (multi_head.js's on_ready sends it once).
         self.screen_src.on_change("data", self._on_screen)
-        self.state.param.watch(lambda *_: self.render(), ["message"])
+        self.state.param.watch(lambda *_: self.render(), ["message", "slide"])
         self._layout = pn.Column(
             pn.Row(
+                # As wide as what it shows (560 px on the page): a scene that shows only the h
+                # buttons of it leaves the rest of the slide to its other parts.
                 pn.Column(
-                    pn.Row(pn.pane.Bokeh(self.d_w), pn.pane.Bokeh(heads_label), pn.pane.Bokeh(self.h_w)),
+                    pn.Row(pn.pane.Bokeh(self.d_w), pn.pane.Bokeh(bk_column(self.h_label, self.h_w, spacing=0))),
                     pn.pane.Bokeh(self.n_w),
                     pn.pane.Bokeh(self.message_div),
                     pn.pane.Bokeh(self.summary_div),
-                    pn.pane.HTML("<div class='ae-mh-formulas'>" + formula_html(FORMULA_1, FORMULA_1_LABEL)
-                                 + formula_html(FORMULA_WIDTHS, FORMULA_WIDTHS_LABEL) + "</div>"
-                                 + formula_html(FORMULA_2, FORMULA_2_LABEL),
-                                 stylesheets=[MATH_CSS, FORMULA_CSS], margin=(0, 10)),
-                    width=560,
+                    pn.pane.Bokeh(self.formulas),
                 ),
                 pn.Column(pn.pane.Bokeh(self.params_table), margin=(10, 5, 5, 10)),
             ),

@@ -294,7 +294,7 @@ process.stdin.on("end", () => {
   }
   for (const c of job.cases) {
     if (c.kind === "compute") {
-      const r = L.compute(job.recipes, c.d_model, c.h, c.n, c.room || 0);
+      const r = L.compute(job.recipes, c.d_model, c.h, c.n, c.room || 0, !!c.slide);
       out.push({r: r, summary: L.summary_html(c.d_model, c.h, c.n), problem: L.split_problem(c.d_model, c.h),
                 tables: [L.params_table_html(r.params), L.divisors_table_html(r.divisors)]});
     } else if (c.kind === "url") {  // an exported page reading its link: link.js with multi_head.js
@@ -387,6 +387,47 @@ def test_on_a_phone_the_glue_and_python_place_the_head_maps_alike_within_the_roo
         plate._on_screen("data", None, {"room": bad})
         assert plate.room == 0, bad
     assert plate.head_x.end == head_ranges_wide(plate)
+
+
+def test_on_a_slide_the_glue_and_python_draw_two_heads_in_one_frame_whatever_h():
+    """A present page or an embedded frame (?present=1, ?embed=1: the link sets state.slide) shows
+    scenes: there the head maps are the first two heads' (eight maps' numbers at a slide's type
+    would fit no frame), titled "of h" when some are left out, in the room of two maps of n tokens
+    whatever h is (a slide's figures are sized once, when the scenes start, and h is what a scene
+    changes); concat's and the output's rows take n tokens' room. The glue places them alike."""
+    from app.plates.multi_head.layout import CELL_HEAD
+
+    settings = [(d, h, n) for d in (8, 16) for h in H_CHOICES for n in (2, 5, 8)]
+    results = run_glue([{"kind": "compute", "d_model": d, "h": h, "n": n, "slide": True} for d, h, n in settings])
+    plate = MultiHeadPlate()
+    plate.state.apply_url({"present": "1"})
+    assert plate.state.slide and MultiHeadState().slide is False
+    sizes = {}
+    for (d, h, n), res in zip(settings, results):
+        plate.state.param.update(d_model=d, h=h, n=n)
+        for attr, key in SOURCES.items():
+            assert_same_data(dict(getattr(plate, attr).data), res["r"][key], f"{(d, h, n)} {attr}")
+        assert res["r"]["ranges"] == [plate.head_x.start, plate.head_x.end, plate.head_y.start, plate.head_y.end]
+        assert res["r"]["rows_y"] == [plate.rows_y.start, plate.rows_y.end] == [-(n - 0.5), 2.5]
+        titles = plate.head_titles.data["text"]
+        assert len(titles) == min(h, 2) and set(plate.head_src.data["head"]) == set(range(min(h, 2)))
+        assert all(t.startswith(f"head {k + 1}{f' of {h}' if h > 2 else ''} · ÷ √") for k, t in enumerate(titles)), titles
+        c = core(d, h, n)  # the heads drawn are attention_core's
+        hw = plate.head_src.data
+        np.testing.assert_allclose(hw["value"], c["weights"][hw["head"], hw["i"], hw["j"]], rtol=0, atol=1e-12)
+        sizes.setdefault((d, n), set()).add((plate.head_fig.frame_width, plate.head_fig.frame_height,
+                                             plate.concat_fig.frame_height))
+        assert plate.concat_fig.frame_height == (n + 3) * 32
+        assert round((plate.head_x.end - plate.head_x.start) * CELL_HEAD) == plate.head_fig.frame_width
+    assert all(len(v) == 1 for v in sizes.values()), sizes  # h resizes nothing on a slide
+    for args in ({"embed": "1"}, {"present": "1", "embed": "0"}):
+        s = MultiHeadState()
+        assert s.apply_url(args) == []  # a page setting: no notice
+        assert s.slide
+    for args in ({}, {"present": "0"}, {"present": "yes"}, {"embed": ""}):
+        s = MultiHeadState(slide=True)
+        s.apply_url(args)
+        assert not s.slide, args
 
 
 def head_ranges_wide(plate):

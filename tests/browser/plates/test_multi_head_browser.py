@@ -231,3 +231,131 @@ def test_the_counter_fits_beside_the_controls_on_a_1280_px_screen(new_tab, expor
     st = tab.page.evaluate(FITS)
     assert st["scroll"] <= st["client"] + 1 and st["right"] <= 1280, st
     tab.assert_no_errors()
+
+
+# --- issue 55, 3: the heads' label, the counter's cells, the counter on a phone ----------------
+# The "heads h" label's box and its text's lines, and the h buttons' box (found by its words:
+# the label is the Div that says "heads h").
+HEADS_LABEL = r"""() => {
+  const out = {label: null, lines: 0, buttons: null};
+  const r = (b) => ({left: b.left, top: b.top, right: b.right, bottom: b.bottom});
+  const walk = (node) => {
+    for (const n of node.childNodes) {
+      if (n.nodeType === Node.TEXT_NODE && n.textContent.trim() === "heads h") {
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        const rects = Array.from(range.getClientRects()).filter((q) => q.width > 0);
+        out.label = r(range.getBoundingClientRect());
+        out.lines = new Set(rects.map((q) => Math.round(q.top))).size;
+      } else if (n.nodeType === Node.ELEMENT_NODE) {
+        if (n.shadowRoot) walk(n.shadowRoot);
+        walk(n);
+      }
+    }
+  };
+  walk(document.body);
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("h"));
+  out.buttons = r(v.el.getBoundingClientRect());
+  return out;
+}"""
+
+
+@pytest.mark.on_only
+@pytest.mark.parametrize("size", [(1280, 720, ""), (390, 844, ""), (1280, 720, "?present=1")],
+                         ids=["1280", "phone", "present"])
+def test_the_heads_label_sits_with_its_buttons(new_tab, exported, size):
+    """Issue 55, 3: "heads h" sat right of the d_model menu (on two lines in present mode), away
+    from the buttons it names. It sits over them, on one line, as the menu's and the slider's
+    titles sit over theirs (in a present page's first scene too)."""
+    tab = new_tab(viewport={"width": size[0], "height": size[1]})
+    tab.page.goto(exported.as_uri() + size[2])
+    tab.page.wait_for_function(READY, timeout=45_000)
+    if size[2]:
+        tab.page.wait_for_function("() => AEPage.fit_state && AEPage.fit_state.settled", timeout=20_000)
+    st = tab.page.evaluate(HEADS_LABEL)
+    label, buttons = st["label"], st["buttons"]
+    assert label is not None, "no 'heads h' label on the page"
+    assert st["lines"] == 1, st
+    assert buttons["left"] - 2 <= label["left"] < buttons["right"], st  # over the buttons, from their left
+    assert 0 <= buttons["top"] - label["bottom"] <= label["bottom"] - label["top"], st  # just above them
+    tab.assert_no_errors()
+
+
+# Every body cell of the counter that is not a row's name, with the lines its text takes.
+CELL_LINES = r"""() => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("params_table"));
+  return Array.from(v.el.shadowRoot.querySelectorAll("tbody td")).map((td) => {
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const tops = new Set(Array.from(range.getClientRects()).filter((q) => q.width > 0).map((q) => Math.round(q.top)));
+    return [td.textContent, tops.size];
+  });
+}"""
+
+
+@pytest.mark.on_only
+@pytest.mark.parametrize("query", ["", "?d_model=512&h=8"])
+def test_no_count_of_the_counter_wraps(new_tab, exported, query):
+    """Issue 55, 3: the "in all" column wrapped "192 = 3·8²" onto three lines. A count is one line
+    (its row's name may wrap)."""
+    tab = new_tab(viewport={"width": 1280, "height": 720})
+    tab.page.goto(exported.as_uri() + query)
+    tab.page.wait_for_function(READY, timeout=45_000)
+    cells = tab.page.evaluate(CELL_LINES)
+    assert len(cells) == 7 * 6, cells
+    wrapped = [c for c in cells if c[0] and c[1] != 1]  # W_O's and the sum's "heads" cells are empty
+    assert not wrapped, wrapped
+    tab.assert_no_errors()
+
+
+# The counter's scrolling box: its sizes, where it is, and its name and focus for a keyboard.
+SCROLL_BOX = r"""() => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name("params_table"));
+  const box = v.el.shadowRoot.querySelector(".ae-wt-box"), b = box.getBoundingClientRect();
+  return {scroll: box.scrollWidth, client: box.clientWidth, left: box.scrollLeft, tabindex: box.getAttribute("tabindex"),
+          role: box.getAttribute("role"), label: box.getAttribute("aria-label"),
+          box: [b.left, b.top, b.right, b.bottom]};
+}"""
+
+
+def white_share(png: bytes, x0: int, x1: int, y0: int, y1: int) -> float:
+    """The share of the pixels in columns x0..x1-1 and rows y0..y1-1 of a screenshot that are white."""
+    import io
+
+    from PIL import Image
+
+    img = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=int)[y0:y1, x0:x1]  # (rows, cols, 3)
+    return float(np.mean(np.all(img >= 250, axis=-1)))
+
+
+@pytest.mark.on_only
+def test_on_a_phone_the_counter_shows_that_it_scrolls_and_a_keyboard_scrolls_it(new_tab, exported):
+    """Issue 55, 3: on a phone the counter scrolled sideways with no sign that it does. Its cut
+    edge is shaded while more of the table lies beyond it (and plain once the table's end is in
+    sight), and the box is a named region the keyboard can focus and scroll."""
+    tab = new_tab(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    page = tab.page
+    page.goto(exported.as_uri())
+    page.wait_for_function(READY, timeout=45_000)
+    page.evaluate("() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('params_table'));"
+                  " v.el.scrollIntoView({block: 'center'}); }")
+    st = page.evaluate(SCROLL_BOX)
+    assert st["scroll"] > st["client"] + 20, st  # it does scroll on a phone
+    assert st["tabindex"] == "0" and st["role"] == "region" and st["label"], st
+    left, top, right, bottom = (round(x) for x in st["box"])
+    edge = white_share(page.screenshot(), right - 4, right - 1, top + 2, bottom - 2)
+    assert edge < 0.05, f"the cut edge is plain white in {edge:.0%} of its pixels: no sign that the table goes on"
+    # The keyboard scrolls it: focus the box (as Tab does), then the arrow key.
+    page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('params_table'))"
+                  ".el.shadowRoot.querySelector('.ae-wt-box').focus()")
+    for _ in range(40):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('params_table'))"
+                           ".el.shadowRoot.querySelector('.ae-wt-box').scrollLeft > 0")
+    page.keyboard.press("End")
+    page.wait_for_function("""() => { const b = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('params_table'))
+                              .el.shadowRoot.querySelector('.ae-wt-box'); return b.scrollLeft + b.clientWidth >= b.scrollWidth - 1; }""")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    end = white_share(page.screenshot(), right - 2, right - 1, top + 2, bottom - 2)
+    assert end > 0.5, f"at the table's end its edge is still shaded ({end:.0%} white): the sign says nothing"
+    tab.assert_no_errors()

@@ -262,5 +262,18 @@ def length_slider(state: WorkedState) -> dict:
             "title": LENGTH_TITLES[norm == 0], "show_value": norm != 0}
 
 
+# The Example menu names the chosen preset while the page shows its numbers; once they differ
+# from its own, however they came (a link, typing, a drag, Python's state in a notebook), the
+# entry says so ("Restore its numbers" brings them back), first: the menu is narrower than the
+# longer labels, and the end of a label is cut off. worked.js's preset_options writes the same.
+EDITED = "(numbers edited) "
+
+
+def preset_options(state: WorkedState) -> list[tuple[str, str]]:
+    """The Example menu's (value, label) pairs for `state`."""
+    own = state.is_preset()
+    return [(k, ("" if own or k != state.preset else EDITED) + p["label"]) for k, p in PRESETS.items()]
+
+
 # The length slider's title; worked.js writes the same.
 LENGTH_TITLES = {False: "Query length |q|", True: "Query length |q| = 0: no direction to stretch"}

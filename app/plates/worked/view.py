@@ -28,7 +28,7 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from app.plates.worked.data import CSS, error_html, length_slider, sources, texts
+from app.plates.worked.data import CSS, error_html, length_slider, preset_options, sources, texts
 from app.plates.worked.inputs import read_inputs, rows_text, vector_text
 from app.plates.worked.panels import ranges
 from app.plates.worked.presets import PRESETS, key_names, presets_js
@@ -370,6 +370,7 @@ class WorkedPlate(PlateViewer):
         put = as_the_browser_left_it if self._left_by_page else set_each
         self._left_by_page = False
         set_if_changed(self.preset_w, "value", s.preset)
+        set_if_changed(self.preset_w, "options", preset_options(s))
         put(self.scaled_w, active=[0] if s.scaled else [])
         put(self.stage_w, active=None if step == 0 else step - 1)
         set_if_changed(self.back_w, "disabled", step == 0)

@@ -449,14 +449,14 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     return st;
   }
 
-  // The Example menu names the preset while the page shows its numbers; once a number is
-  // edited the chosen entry says so ("Restore its numbers" brings them back).
-  var EDITED = " (numbers edited)";
+  // The Example menu names the preset while the page shows its numbers; once they differ from
+  // its own the chosen entry says so, first (data.py's preset_options).
+  var EDITED = "(numbers edited) ";
   function preset_options(options, chosen, own) {
     return Array.from(options).map(function (o) {
       var v = Array.isArray(o) ? o[0] : o, label = String(Array.isArray(o) ? o[1] : o);
-      if (label.slice(-EDITED.length) === EDITED) label = label.slice(0, -EDITED.length);
-      return [v, v === chosen && !own ? label + EDITED : label];
+      if (label.indexOf(EDITED) === 0) label = label.slice(EDITED.length);
+      return [v, v === chosen && !own ? EDITED + label : label];
     });
   }
 

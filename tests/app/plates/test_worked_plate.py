@@ -20,6 +20,7 @@ from bokeh.document import Document
 
 import attention_core as ac
 from app.delivery.page import plate_page
+from app.plates.worked.data import preset_options
 from app.plates.worked.formatting import entry, exp_text, expo, fixed, short
 from app.plates.worked.inputs import InputError, parse_rows, parse_vector, read_inputs, rows_text
 from app.plates.worked.presets import PRESETS, presets_js
@@ -206,6 +207,42 @@ def test_served_page_applies_the_link():
     page = plate_page("worked", {"preset": "four-keys", "step": "5"})
     st = page.plate.state
     assert (st.preset, st.step) == ("four-keys", 5)
+
+
+EDITED = "(numbers edited) "
+
+
+def menu_label(plate: WorkedPlate) -> str:
+    """What the Example menu shows for the chosen preset."""
+    return dict(plate.preset_w.options)[plate.preset_w.value]
+
+
+def test_the_example_menu_says_when_the_numbers_are_not_the_presets_however_they_came():
+    """Issue 54, 5: a link whose keys differ from the preset's named the preset in the Example menu
+    while the table showed scores 6, −3, 1.5; only typing on the page added "(numbers edited)"."""
+    label = PRESETS["three-items"]["label"]
+    page = plate_page("worked", {"step": "2", "query": "3", "keys": "2;-1;0.5"})  # a served page's link
+    plate = page.plate
+    assert plate.table_src.data["score"] == [6.0, -3.0, 1.5]
+    assert menu_label(plate) == EDITED + label
+    assert [lbl for k, lbl in plate.preset_w.options if k != "three-items"] == [
+        p["label"] for k, p in PRESETS.items() if k != "three-items"]  # only the chosen entry says so
+    plate.preset_w.value = "one-token"  # a preset chosen: its own numbers, its plain name
+    assert menu_label(plate) == PRESETS["one-token"]["label"]
+    plate.query_w.value_input = "2, -1"  # typed
+    assert menu_label(plate) == EDITED + PRESETS["one-token"]["label"]
+    plate.query_w.value_input = "1, 2"  # typed back to the preset's own
+    assert menu_label(plate) == PRESETS["one-token"]["label"]
+    nb = build()  # a notebook: Python's state set directly
+    nb.state.keys = np.array([[2.0], [-1.0], [0.5]])
+    assert menu_label(nb) == EDITED + label
+    nb.state.load_preset()
+    assert menu_label(nb) == label
+    dragged = build(preset="four-tokens")  # a drag on the page, then Restore
+    on_the_page(dragged, drag("keys", (1.5, 1.0), (-1.0, 2.0)))
+    assert menu_label(dragged) == EDITED + PRESETS["four-tokens"]["label"]
+    on_the_page(dragged, [["on_preset", True]])
+    assert menu_label(dragged) == PRESETS["four-tokens"]["label"]
 
 
 # --------------------------------------------------------------------------- the plate follows its state
@@ -396,8 +433,11 @@ def test_python_holds_what_the_page_shows_after_each_gesture(name):
     messages under the boxes, and the numbers of the table."""
     preset, step, calls = GESTURES[name]
     plate = build(preset=preset, step=step)
+    before = page_case(plate)
     page = on_the_page(plate, calls)
     st, s = page["state"], plate.state
+    if calls[-1][0] == "on_pan_end":  # the drag took hold of its point (a missed one would test nothing)
+        assert st["vec"] != [[before["q"]], before["K"], before["V"]], st["vec"]
     assert (st["preset"], st["stage"], st["scaled"] == [0]) == (s.preset, None if s.step == 0 else s.step - 1, s.scaled)
     for got, want in zip(st["vec"], ([s.query.tolist()], s.keys.tolist(), s.values.tolist())):
         np.testing.assert_allclose(np.array(got, dtype=float), np.array(want, dtype=float), rtol=1e-6, atol=1e-9)
@@ -405,6 +445,7 @@ def test_python_holds_what_the_page_shows_after_each_gesture(name):
     assert st["errors"] == [plate.query_err.text, plate.keys_err.text, plate.values_err.text]
     assert st["errors_visible"] == [plate.query_err.visible, plate.keys_err.visible, plate.values_err.visible]
     assert st["options"] and [tuple(o) for o in st["options"]] == [tuple(o) for o in plate.guess_key_w.options]
+    assert [tuple(o) for o in st["preset_options"]] == [tuple(o) for o in plate.preset_w.options]
     np.testing.assert_allclose(st["table"]["weight"], plate.table_src.data["weight"], rtol=1e-6, atol=1e-9)
     assert st["feedback"] == plate.feedback_div.text and st["table_view"] == plate.table_div.text
 
@@ -453,10 +494,12 @@ function plate(c) {
                    "feedback", "panel_note", "sweep_note"]) a[n] = model({ text: "", visible: !/^(query|keys|values)_error$/.test(n) });
   for (const n of ["keys_plot", "values_plot", "sweep_plot"]) a[n] = model({ x_range: rng(), y_range: rng(), visible: true, tags: [],
                                                                             inner_width: 240, inner_height: 240 });
-  a.query = model({ data: { x: [], y: [], vec: [c.q] } });
-  a.keys = model({ data: { x: [], y: [], vec: c.K, name: [] } });
-  a.values = model({ data: { x: [], y: [], vec: c.V, name: [] } });
-  a.preset = model({ value: c.preset });
+  // The points where the page draws them (view.py's sources): a drag's hit test reads x and y.
+  const at = (rows) => ({ x: rows.map((r) => r[0]), y: rows.map((r) => (r.length > 1 ? r[1] : 0)) });
+  a.query = model({ data: { ...at([c.q]), vec: [c.q] } });
+  a.keys = model({ data: { ...at(c.K), vec: c.K, name: [] } });
+  a.values = model({ data: { ...at(c.V), vec: c.V, name: [] } });
+  a.preset = model({ value: c.preset, options: c.preset_options || [] });
   a.scaled = model({ active: c.scaled ? [0] : [] });
   a.stage = model({ active: c.step === 0 ? null : c.step - 1 });
   a.length = model({ value: 1, start: 0.1, end: 8, disabled: false });
@@ -480,7 +523,7 @@ function dump(a) {
   d.keys_visible = a.keys_plot.visible; d.values_visible = a.values_plot.visible;
   d.length = [a.length.value, a.length.end, a.length.disabled, a.length.title, a.length.show_value]; d.sweep_end = a.sweep_plot.x_range.end;
   d.guess_disabled = [a.guess_key.disabled, a.guess_output.disabled]; d.buttons = [a.back.disabled, a.next.disabled];
-  d.options = a.guess_key.options; d.preset = a.preset.value; d.scaled = a.scaled.active; d.stage = a.stage.active;
+  d.options = a.guess_key.options; d.preset = a.preset.value; d.preset_options = a.preset.options; d.scaled = a.scaled.active; d.stage = a.stage.active;
   d.vec = [a.query.data.vec, a.keys.data.vec, a.values.data.vec];
   d.texts = [a.query_text.value_input, a.keys_text.value_input, a.values_text.value_input];
   d.errors = [a.query_error.text, a.keys_error.text, a.values_error.text];
@@ -536,6 +579,7 @@ def run_node(job: dict) -> dict:
 
 PRESETS_JS = presets_js()
 LINK = WorkedState().url_spec()
+PRESET_OPTIONS = [[k, p["label"]] for k, p in PRESETS.items()]  # the Example menu as a page first gets it
 
 
 def page_case(plate: WorkedPlate) -> dict:
@@ -544,6 +588,7 @@ def page_case(plate: WorkedPlate) -> dict:
     q, K, V = s.arrays
     return {"preset": s.preset, "q": q.tolist(), "K": K.tolist(), "V": V.tolist(), "scaled": s.scaled, "step": s.step,
             "guess_key": s.guess_key, "guess_output": s.guess_output, "presets": PRESETS_JS, "spec": LINK,
+            "preset_options": [list(o) for o in plate.preset_w.options],
             "texts": {f"{f}_text": w.value_input for f, w in (("query", plate.query_w), ("keys", plate.keys_w),
                                                               ("values", plate.values_w))}}
 
@@ -623,7 +668,7 @@ def js():
                       "guess_key": "", "guess_output": "", "presets": PRESETS_JS} for link in LINKS]}
     job["gestures"] = []  # (see test_the_page_and_python_agree_after_each_gesture)
     for c in job["render"] + job["links"]:
-        c["presets"], c["spec"] = PRESETS_JS, LINK
+        c["presets"], c["spec"], c["preset_options"] = PRESETS_JS, LINK, PRESET_OPTIONS
     return job, run_node(job)
 
 
@@ -679,6 +724,8 @@ def test_js_writes_what_python_writes(js):
         assert d["guess_disabled"] == [p.guess_key_w.disabled, p.guess_out_w.disabled]
         assert d["buttons"] == [p.back_w.disabled, p.next_w.disabled]
         assert [tuple(o) for o in d["options"]] == [tuple(o) for o in p.guess_key_w.options]
+        assert [tuple(o) for o in d["preset_options"]] == [tuple(o) for o in p.preset_w.options], where
+    assert any(EDITED in label for d in out["render"] for _, label in d["preset_options"])  # both kinds were met
 
 
 def test_js_applies_links_as_python_does(js):
@@ -691,6 +738,7 @@ def test_js_applies_links_as_python_does(js):
         assert st["preset"] == s.preset and (st["scaled"] == [0]) == s.scaled
         assert (0 if st["stage"] is None else st["stage"] + 1) == s.step
         assert st["vec"] == [[s.query.tolist()], s.keys.tolist(), s.values.tolist()]
+        assert [tuple(o) for o in st["preset_options"]] == preset_options(s), c["link"]
         assert st["texts"][1] == rows_text(s.keys) if c["link"].get("keys") and "keys" in s.to_url() else True
         url = s.to_url()
         assert set(r["url"]) == set(url), (c["link"], r["url"], url)

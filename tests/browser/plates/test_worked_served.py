@@ -309,12 +309,30 @@ def test_bad_typing_changes_nothing_else(tab, served_url):
     # "Restore its numbers" brings them, and the plain name, back.
     shown = "(el) => el.options[el.selectedIndex].text"
     menu = widget(page, "preset", "select")
-    assert menu.evaluate(shown) == LABELS["one-token"] + " (numbers edited)"
+    assert menu.evaluate(shown) == "(numbers edited) " + LABELS["one-token"]
     page.get_by_role("button", name="Restore its numbers").click()
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('query_text').value_input.startsWith('1')")
     wait_synced(page)
     assert menu.evaluate(shown) == LABELS["one-token"]
     assert_matches_core(read(page))
+    tab.assert_no_errors()
+
+
+# Issue 54, 5: a link whose keys are not the preset's (scores 6, −3, 1.5 on the page).
+EDITED_LINK = "?step=2&query=3&keys=2%3B-1%3B0.5"
+SHOWN = "(el) => el.options[el.selectedIndex].text"
+
+
+def assert_menu_says_edited(page) -> None:
+    st = read(page)
+    assert st["table"]["score"] == [6, -3, 1.5] and st["preset"] == "three-items", st["table"]["score"]
+    assert widget(page, "preset", "select").evaluate(SHOWN) == "(numbers edited) " + LABELS["three-items"]
+
+
+@pytest.mark.on_only
+def test_a_link_with_other_numbers_says_so_in_the_example_menu(tab, served_url):
+    page = open_served(tab, served_url, EDITED_LINK)
+    assert_menu_says_edited(page)
     tab.assert_no_errors()
 
 
@@ -551,6 +569,15 @@ def test_exported_file_works_offline(new_tab, exported):
     st = read(page)
     assert st["tags"] == [] and abs(st["query"]["vec"][0][0] + 1.0) <= 0.1
     assert_matches_core(st)
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+@pytest.mark.on_only
+def test_an_exported_link_with_other_numbers_says_so_in_the_example_menu(new_tab, exported):
+    tab = open_offline(new_tab, exported, EDITED_LINK)
+    tab.page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('stage').active === 1")
+    assert_menu_says_edited(tab.page)
     tab.assert_offline()
     tab.assert_no_errors()
 

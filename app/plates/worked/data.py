@@ -49,6 +49,12 @@ CSS = """
 }
 """
 
+# The text box that cannot be read (view.py and worked.js add the class): a red border, which
+# page.js turns into its dark partner in dark mode; both stand 3:1 against the page and the box.
+INVALID_CSS = """
+:host(.wk-invalid) .bk-input, :host(.wk-invalid) .bk-input:focus { border-color: #b3261e; box-shadow: 0 0 0 1px #b3261e; }
+"""
+
 
 def table_html(st, names, K, V, step: int, scaled: bool, d_k: int) -> str:
     """The step-by-step table; hidden stages show '?'. worked.js's table_html writes the same."""

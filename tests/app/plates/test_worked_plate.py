@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 
 import numpy as np
@@ -20,12 +21,13 @@ from bokeh.document import Document
 
 import attention_core as ac
 from app.delivery.page import plate_page
-from app.plates.worked.data import preset_options
+from app.plates.worked.data import INVALID_CSS, preset_options
 from app.plates.worked.formatting import entry, exp_text, expo, fixed, short
-from app.plates.worked.inputs import InputError, parse_rows, parse_vector, read_inputs, rows_text
+from app.plates.worked.inputs import MAX_TEXT, InputError, parse_rows, parse_vector, read_inputs, rows_text
 from app.plates.worked.presets import PRESETS, presets_js
 from app.plates.worked.state import WorkedState
 from app.plates.worked.view import WorkedPlate
+from app.shared.theme import THEMES, dark_partner
 
 from node_mirror import library_file, node_path  # tests/core (on the path: tests/conftest.py)
 
@@ -328,6 +330,50 @@ def test_typed_numbers_good_and_bad():
     assert not plate.keys_plot.visible and "keys with 2 numbers" in plate.panel_note.text
 
 
+def marked(plate: WorkedPlate) -> list[bool]:
+    """Which of the query, keys and values boxes are marked as the one to fix."""
+    return ["wk-invalid" in (w.css_classes or []) for w in (plate.query_w, plate.keys_w, plate.values_w)]
+
+
+def test_the_box_that_cannot_be_read_is_marked_and_a_long_paste_is_reported_whole():
+    """Issue 54, 5: the message said "fix the box marked in red" while every box stayed grey, and a
+    paste of 300 keys was cut at 500 characters by the box itself (Bokeh's TextAreaInput default)
+    and then reported as "250 keys; at most 6 here"."""
+    plate = build()
+    assert marked(plate) == [False, False, False]
+    paste = "\n".join(["1"] * 300)
+    for w in (plate.query_w, plate.keys_w, plate.values_w):
+        assert w.max_length is None or w.max_length >= len(paste) + 1000, w.max_length  # nothing near is cut
+    plate.keys_w.value_input = paste
+    assert "300 keys; at most 6 here" in plate.keys_err.text and plate.keys_err.visible
+    assert marked(plate) == [False, True, False]
+    plate.keys_w.value_input = "2\n1\n0"
+    assert marked(plate) == [False, False, False] and not plate.keys_err.visible
+    plate.query_w.value_input = "1, 2"  # fits the query box but not the keys: marked where it was typed
+    assert marked(plate) == [True, False, False] and "the query has 2 numbers" in plate.query_err.text
+    plate.query_w.value_input = "1"
+    # A paste the box could not hold whole (it keeps MAX_TEXT characters): said to be too long, not
+    # counted as if it were all there.
+    plate.values_w.value_input = "1;" * (MAX_TEXT // 2)
+    assert marked(plate) == [False, False, True]
+    assert f"too long: this box holds at most {MAX_TEXT} characters" in plate.values_err.text, plate.values_err.text
+    plate.preset_w.value = "one-token"  # a preset puts good numbers in every box
+    assert marked(plate) == [False, False, False]
+
+
+def test_the_red_border_stands_out_in_light_and_dark():
+    """The marked box's border against the page and the box's own fill, both themes (WCAG 2.1's 3:1
+    for a control's boundary; page.js maps the light colour to its dark partner)."""
+    from test_theme_contrast import contrast  # tests/app
+
+    colours = set(re.findall(r"#[0-9a-fA-F]{6}", INVALID_CSS))
+    assert colours, INVALID_CSS
+    for c in colours:
+        for theme, colour in (("light", c), ("dark", dark_partner(c))):
+            for bg in ("paper", "surface"):
+                assert contrast(colour, THEMES[theme][bg]) >= 3.0, (theme, colour, bg)
+
+
 def test_a_preset_replaces_bad_text_and_clears_the_message():
     plate = build()
     plate.keys_w.value_input = "oops"
@@ -444,6 +490,7 @@ def test_python_holds_what_the_page_shows_after_each_gesture(name):
     assert st["texts"] == [plate.query_w.value_input, plate.keys_w.value_input, plate.values_w.value_input]
     assert st["errors"] == [plate.query_err.text, plate.keys_err.text, plate.values_err.text]
     assert st["errors_visible"] == [plate.query_err.visible, plate.keys_err.visible, plate.values_err.visible]
+    assert st["marked"] == marked(plate) == [bool(e) for e in st["errors_visible"]]
     assert st["options"] and [tuple(o) for o in st["options"]] == [tuple(o) for o in plate.guess_key_w.options]
     assert [tuple(o) for o in st["preset_options"]] == [tuple(o) for o in plate.preset_w.options]
     np.testing.assert_allclose(st["table"]["weight"], plate.table_src.data["weight"], rtol=1e-6, atol=1e-9)
@@ -528,6 +575,7 @@ function dump(a) {
   d.texts = [a.query_text.value_input, a.keys_text.value_input, a.values_text.value_input];
   d.errors = [a.query_error.text, a.keys_error.text, a.values_error.text];
   d.errors_visible = [a.query_error.visible, a.keys_error.visible, a.values_error.visible];
+  d.marked = [a.query_text, a.keys_text, a.values_text].map((w) => Array.from(w.css_classes || []).includes("wk-invalid"));
   return d;
 }
 let input = "";
@@ -659,7 +707,8 @@ def js():
     good = {"query": [[1.0, 2.0]], "keys": [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], "values": [[10.0, 0.0], [0.0, 10.0], [5.0, 5.0]]}
     read = []
     for f in ("query", "keys", "values"):
-        for t in ("1, 2, 3", "1, 0\n0, 1", "1", "x", "1,0;0,1;1,1", "1,2", "10, 0\n0, 10\n5, 5"):
+        for t in ("1, 2, 3", "1, 0\n0, 1", "1", "x", "1,0;0,1;1,1", "1,2", "10, 0\n0, 10\n5, 5",
+                  "\n".join(["1"] * 300), "1;" * (MAX_TEXT // 2), "😀" * (MAX_TEXT // 2), "1, " * (MAX_TEXT // 3 - 1)):
             texts3 = {"query": "1, 2", "keys": "1, 0\n0, 1\n1, 1", "values": "10, 0\n0, 10\n5, 5", f: t}
             read.append({"texts": texts3, "good": good, "edited": f})
     job = {"render": render_cases(), "fmt": fmt, "parse": parse, "read": read,

@@ -455,7 +455,8 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
 
   // MaskingState.apply_url's rules for what the link set (AELink.read has parsed and checked it):
   // p and w within their bounds and at most n, with a notice naming n whenever the number asked
-  // for is not the one kept; the cells fitted to n. Returns those notices.
+  // for is not the one kept; the cells fitted to n, with a notice when they are not drawn as
+  // given. Returns those notices.
   function url_apply(a, v) {
     if (!Object.keys(v).length) return [];  // nothing to set: the page keeps Python's numbers
     var now = settings(a), f = a.link.fields, notices = [];
@@ -471,6 +472,12 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
         notices.push("'" + name + "' set to " + st[name] + ", the nearest allowed value (" + lo + "..n, n = " + n + ")");
       }
     });
+    if (v.cells) {
+      var m = v.cells.length, x = " \u00d7 ";
+      if (st.kind !== "custom") notices.push("'cells' not shown: only kind=custom draws them (kind is " + st.kind + ")");
+      else if (m < n) notices.push("'cells' fitted to n = " + n + ": the " + m + x + m + " given fill the top left, the rest follow the causal rule");
+      else if (m > n) notices.push("'cells' cut to n = " + n + ": the top left " + n + x + n + " of the " + m + x + m + " given");
+    }
     updating = true;
     try {
       a.n.value = st.n;

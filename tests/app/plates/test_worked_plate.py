@@ -27,6 +27,7 @@ from app.plates.worked.inputs import MAX_TEXT, InputError, parse_rows, parse_vec
 from app.plates.worked.presets import PRESETS, presets_js
 from app.plates.worked.state import WorkedState
 from app.plates.worked.view import WorkedPlate
+from app.shared.state import link_args
 from app.shared.theme import THEMES, dark_partner
 
 from node_mirror import library_file, node_path  # tests/core (on the path: tests/conftest.py)
@@ -843,11 +844,8 @@ def test_js_reads_random_links_as_python_does():
     out = run_node(job)["links"]
     noticed = 0
     for pairs, r in zip(pairs_list, out):
-        args = {}
-        for k, v in pairs:
-            args.setdefault(k, v)  # the first of repeated settings counts, served and exported
         s = WorkedState()
-        notices = s.apply_url(args)
+        notices = s.apply_url(link_args(pairs))  # the first of repeated settings counts, with a notice
         noticed += bool(notices)
         assert r["notices"] == notices, (pairs, r["notices"], notices)
         st = r["state"]

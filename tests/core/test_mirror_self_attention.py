@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 import attention_core as ac
+from app.shared.state import link_args
 from node_mirror import MIRROR, library_file, run_driver
 
 N_CASES = 1200
@@ -304,11 +305,8 @@ def test_an_exported_page_applies_a_link_as_a_served_one_reads_it():
               for _ in range(int(rng.integers(1, 6)))] for _ in range(400)]
     noticed = 0
     for pairs, got in zip(links, run_glue([{"kind": "apply", "pairs": p} for p in links])):
-        args = {}
-        for name, value in pairs:
-            args.setdefault(name, value)  # the first of repeated settings counts (session_args[k][0])
         state = SelfAttentionState()
-        notices = state.apply_url(args)
+        notices = state.apply_url(link_args(pairs))  # as app.delivery.page.session_args gives it
         assert got["notices"] == notices, pairs
         noticed += bool(notices)
         w = got["widgets"]

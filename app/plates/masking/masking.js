@@ -116,6 +116,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
   // About the weights the page shows (zeroed after the softmax in that mode): a check mark never
   // stands beside a cell that contradicts it (data.py's checks_data, in the same words).
   var SCORES_TITLES = ["Scores S/\u221ad_k + M", "Scores S/\u221ad_k (no M)"];
+  var NOTHING = "nothing to check: ";  // a check with nothing to check: "ok" null, marked \u2013 (data.py's MARKS)
   function checks_data(st, s, mask, rec) {
     var n = st.n, i, j, contrast = !!st.contrast;
     var shown_w = contrast ? s.contrast_weights : s.weights, shown_sums = contrast ? s.contrast_row_sums : s.row_sums;
@@ -141,8 +142,8 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     var sums_detail = contrast
       ? n_one + " of " + n + " rows sum to 1" + (sums_ok ? "" : ": zeroed after the softmax, the rest fall short")
       : (n - n_empty) + " of " + n + " rows sum to 1" + (n_empty ? ", " + n_empty + " to 0" : "");
-    var single_ok = single.every(function (p) { return p[1] === 1; }), single_detail;
-    if (!single.length) single_detail = "no row has exactly one allowed key";
+    var single_ok = single.length ? single.every(function (p) { return p[1] === 1; }) : null, single_detail;
+    if (!single.length) single_detail = NOTHING + "no row has exactly one allowed key";
     else if (single_ok) single_detail = single.map(function (p) { return qname(p[0]); }).join(", ") + ": weight exactly 1 on the one key";
     else {
       var bad = single.filter(function (p) { return p[1] !== 1; })[0];
@@ -159,17 +160,18 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     });
     var rows = [
       ["Each row of weights sums to 1 (0 if nothing allowed)", sums_ok, sums_detail],
-      ["Blocked pairs get weight exactly 0", zero_ok,
-        n_blocked ? n_blocked + " blocked, all exactly 0" : "nothing is blocked"],
+      ["Blocked pairs get weight exactly 0", n_blocked ? zero_ok : null,
+        n_blocked ? n_blocked + " blocked, all exactly 0" : NOTHING + "nothing is blocked"],
       ["A row with one allowed key gives it weight exactly 1", single_ok, single_detail],
-      ["Zeroed after softmax: a row that blocks sums below 1", shrink_ok,
-        n_shrink ? n_shrink + " rows: sums " + fix(lo, 3) + " \u2026 " + fix(hi, 3) : "nothing blocked: both orders agree"],
+      ["Zeroed after softmax: a row that blocks sums below 1", n_shrink ? shrink_ok : null,
+        n_shrink ? n_shrink + " rows: sums " + fix(lo, 3) + " \u2026 " + fix(hi, 3) : NOTHING + "no row blocks a key"],
       ["attention(Q, K, V, mask) equals a plain loop", loop_ok, loop_ok ? "differences < 1e-12" : "they disagree"],
       ["No NaN anywhere", finite_ok, "all weights and outputs finite"],
     ];
     return {
       check: rows.map(function (r) { return r[0]; }), ok: rows.map(function (r) { return r[1]; }),
-      mark: rows.map(function (r) { return r[1] ? "\u2713" : "\u2717"; }), detail: rows.map(function (r) { return r[2]; }),
+      mark: rows.map(function (r) { return r[1] === null ? "\u2013" : (r[1] ? "\u2713" : "\u2717"); }),
+      detail: rows.map(function (r) { return r[2]; }),
     };
   }
 
@@ -455,7 +457,8 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
 
   // MaskingState.apply_url's rules for what the link set (AELink.read has parsed and checked it):
   // p and w within their bounds and at most n, with a notice naming n whenever the number asked
-  // for is not the one kept; the cells fitted to n. Returns those notices.
+  // for is not the one kept; the cells fitted to n, with a notice when they are not drawn as
+  // given. Returns those notices.
   function url_apply(a, v) {
     if (!Object.keys(v).length) return [];  // nothing to set: the page keeps Python's numbers
     var now = settings(a), f = a.link.fields, notices = [];
@@ -471,6 +474,12 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
         notices.push("'" + name + "' set to " + st[name] + ", the nearest allowed value (" + lo + "..n, n = " + n + ")");
       }
     });
+    if (v.cells) {
+      var m = v.cells.length, x = " \u00d7 ";
+      if (st.kind !== "custom") notices.push("'cells' not shown: only kind=custom draws them (kind is " + st.kind + ")");
+      else if (m < n) notices.push("'cells' fitted to n = " + n + ": the " + m + x + m + " given fill the top left, the rest follow the causal rule");
+      else if (m > n) notices.push("'cells' cut to n = " + n + ": the top left " + n + x + n + " of the " + m + x + m + " given");
+    }
     updating = true;
     try {
       a.n.value = st.n;

@@ -19,6 +19,7 @@ from app.delivery.page import plate_page
 from app.plates.multi_head.data import recipes, sources, summary_html, texts
 from app.plates.multi_head.state import D_CHOICES, H_CHOICES, MultiHeadState, split_problem
 from app.plates.multi_head.view import SOURCE_ATTRS, MultiHeadPlate
+from app.shared.state import link_args
 
 from node_mirror import GLUE_PRELUDE, library_file, node_path  # tests/core (on the path: tests/conftest.py)
 
@@ -408,10 +409,8 @@ def test_apply_url_in_the_exported_page_follows_the_python_rules():
     for c, res in zip(cases, results):
         d, h, n = c["start"]
         s = MultiHeadState(d_model=d, h=h, n=n)
-        args = {}
-        for k, v in parse_qsl(c["query"], keep_blank_values=True):
-            args.setdefault(k, v)  # the first of a repeated setting, as app.delivery.page.session_args
-        notices = s.apply_url(args)
+        # as app.delivery.page.session_args gives the link
+        notices = s.apply_url(link_args(parse_qsl(c["query"], keep_blank_values=True)))
         assert res["notices"] == notices, (c, res["notices"], notices)
         assert res["setting"]["d_model"] == [s.d_model] and res["setting"]["h"] == [s.h] and res["setting"]["n"] == [s.n], (
             c, res["setting"], (s.d_model, s.h, s.n))

@@ -22,6 +22,7 @@ from app.plates.scaling.formatting import short, trim, weight_text
 from app.plates.scaling.state import BINS, WIDTHS, ScalingState, histogram_tables, sample_stds
 from app.plates.scaling.view import ScalingPlate
 from app.shared.formatting import fix, sci
+from app.shared.state import link_args
 
 from node_mirror import library_file, node_path  # tests/core (on the path: tests/conftest.py)
 
@@ -398,10 +399,7 @@ def test_exported_page_reads_a_link_as_python_does():
     p = ScalingPlate()
     for pairs, got in zip(LINKS, out):
         s = ScalingState()
-        first = {}
-        for k, v in pairs:
-            first.setdefault(k, v)  # a served page reads the first of a repeated setting
-        notices = s.apply_url(first)
+        notices = s.apply_url(link_args(pairs))  # as a served page reads it (app.delivery.page.session_args)
         assert got["notices"] == notices, pairs
         assert (got["d_k"], got["scaled"]) == (s.d_k, s.scaled), pairs
         p.d_k, p.scaled = s.d_k, s.scaled

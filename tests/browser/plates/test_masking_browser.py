@@ -123,9 +123,10 @@ def assert_matches_core(got: dict, state, tol: float = 1e-9) -> None:
     assert got["_notes"] == want["_notes"]
     c = want["checks"]
     assert got["checks"]["ok"] == c["ok"], got["checks"]
-    # Masking before the softmax passes every check; zeroing after it fails the row sums it breaks
-    # (tests/app/plates/test_masking_checks.py reads every line against the cells).
-    assert all(c["ok"]) if not state.contrast else c["ok"][0] == bool(np.all(state.mask().all(axis=1))), c
+    # Masking before the softmax fails no check (a check with nothing to check is None, not passed);
+    # zeroing after it fails the row sums it breaks (tests/app/plates/test_masking_checks.py reads
+    # every line against the cells).
+    assert False not in c["ok"] if not state.contrast else c["ok"][0] == bool(np.all(state.mask().all(axis=1))), c
     assert got["_tables"]["checks_table"] == [list(r) for r in zip(c["mark"], c["check"], c["detail"])]
 
 
@@ -252,6 +253,21 @@ def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
     tab.assert_no_errors()
 
 
+# Issue 54, 5: with no mask, ✓ stood beside "A row with one allowed key ..." with no such row.
+NOTHING_TO_CHECK = ["–", "A row with one allowed key gives it weight exactly 1",
+                    "nothing to check: no row has exactly one allowed key"]
+
+
+@pytest.mark.on_only
+def test_served_a_check_with_nothing_to_check_says_so(tab, served_url):
+    from app.plates.masking.state import MaskingState
+
+    st = open_plate(tab.page, f"{served_url}/masking?kind=none")
+    assert NOTHING_TO_CHECK in st["_tables"]["checks_table"], st["_tables"]["checks_table"]
+    assert_matches_core(st, MaskingState(kind="none"))
+    tab.assert_no_errors()
+
+
 # --------------------------------------------------------------------------- exported
 
 
@@ -285,6 +301,23 @@ def test_exported_file_works_offline(new_tab, masking_html):
     page.get_by_role("button", name="Reset").click()  # back to the defaults, computed in the page
     assert_matches_core(read(page), MaskingState())
 
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+@pytest.mark.on_only
+def test_exported_a_check_with_nothing_to_check_says_so(new_tab, masking_html):
+    from app.plates.masking.state import MaskingState
+
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    open_plate(page, masking_html.as_uri())
+    page.get_by_text("none", exact=True).click()  # computed in the page
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('mask').data.allowed.every((v) => v)")
+    st = read(page)
+    assert NOTHING_TO_CHECK in st["_tables"]["checks_table"], st["_tables"]["checks_table"]
+    assert_matches_core(st, MaskingState(kind="none"))
     tab.assert_offline()
     tab.assert_no_errors()
 

@@ -68,8 +68,8 @@ PYTHON: tuple[Workaround, ...] = (
 # Installed in this order: coalesce_updates wraps lazy_copies' GlyphRendererView.set_visuals, so
 # its skip of the repeat from `masked` holds whichever of the two is on.
 JS: tuple[str, ...] = (
-    "div_text", "one_layout", "quiet_styles", "local_layout", "lazy_copies", "coalesce_updates", "quick_text",
-    "raw_moves", "paints_next_frame", "quiet_tooltips",
+    "div_text", "one_layout", "quiet_styles", "local_layout", "lazy_copies", "coalesce_updates",
+    "quick_text", "later_positions", "raw_moves", "paints_next_frame", "quiet_tooltips",
 )
 
 

@@ -69,6 +69,7 @@ TARGETS: dict[str, list[tuple[str, str, str]]] = {
     "quiet_tooltips": [("masking", "exported", "click")],
     "later_positions": [("lookup", "exported", "drag"), ("self-attention", "exported", "slider"),
                         ("masking", "exported", "slider")],
+    "hidden_figures_wait": [("masking", "exported", "slider")],
     "one_layout": [("multi-head", "exported", "slider"), ("multi-head", "exported", "embed_fit")],
 }
 # Turned off in the server or the export (AE_WORKAROUNDS=NAME); every other name in the page (?workarounds=NAME).

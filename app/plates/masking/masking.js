@@ -336,8 +336,9 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     return { settings: st, steps: s, mask: mask, data: d };
   }
 
-  // What the plate syncs. After a tap: the mask (Python reads the cells from it); after a run of
-  // widget changes or a reset: the widgets as this page holds them (p and w follow n here, quietly).
+  // What the plate syncs: the widgets as this page holds them (p and w follow n here, quietly),
+  // and after a run that tapped the mask, the mask too (Python reads the cells from it). Sent, the
+  // mask is drawn again: a run of widget changes alone leaves it out.
   function tap_sends(a) {
     var md = a.mask.data, copy = {};
     Object.keys(md).forEach(function (k) { copy[k] = Array.from(md[k]); });
@@ -347,6 +348,11 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     return [[a.n, { value: a.n.value }], [a.kind, { active: a.kind.active }], [a.p, { value: a.p.value }],
             [a.w, { value: a.w.value }], [a.causal_window, { active: a.causal_window.active.slice() }],
             [a.contrast, { active: a.contrast.active }]];
+  }
+  function run_sends(a) {
+    var tapped = a.mask.__ae_tapped === true;
+    a.mask.__ae_tapped = false;
+    return tapped ? widget_sends(a).concat(tap_sends(a)) : widget_sends(a);
   }
 
   // A run of widget changes (a held arrow key repeats every ~30 ms) is led by the browser: a.sync
@@ -363,7 +369,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     if (a.plot.__ae_shown === shown_key(settings(a))) return;
     AESync.mark(a);  // before the work: the sooner Python knows, the fewer steps it answers
     recompute(a);
-    AESync.until_still(a, function () { return widget_sends(a); });
+    AESync.until_still(a, function () { return run_sends(a); });
   }
 
   // The first step of a run reaches Python before "busy" does, so Python answers it, and on a
@@ -385,6 +391,10 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
 
   // A tap on the mask flips one cell; the plate becomes custom, starting from the mask on screen.
   // Bokeh reports the second of two quick taps as a DoubleTap: view.py sends both here.
+  // Taps in a row are a run, as a held key is: Python reads the mask once they have been still for
+  // AESync.STILL_MS. Folded at each tap instead, Python's answer to one tap landed after the next
+  // and drew the mask one tap back until the next answer came (a repaint of every map and a
+  // layout of the page per tap: the served page's click took half as long again as the file's).
   function on_tap(a, ev) {
     var n = a.y_range.factors.length;
     var j = Math.floor(ev.x), k = Math.floor(ev.y);
@@ -392,12 +402,13 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     var i = n - 1 - k;  // rows are listed bottom-up: factors are [qn, ..., q1]
     var al = a.mask.data.allowed;
     if (al.length !== n * n) return;
-    AESync.lead(a);  // Python lets the browser lead until the gesture ends
+    AESync.mark(a);  // Python lets the browser lead until the taps end
+    a.mask.__ae_tapped = true;
     al[i * n + j] = !al[i * n + j];
     updating = true;
     try { a.kind.active = a.kinds.indexOf("custom"); } finally { updating = false; }
     recompute(a);
-    AESync.commit(a, tap_sends(a));  // the mask goes to Python, which folds everything in once
+    AESync.until_still(a, function () { return run_sends(a); });  // then the mask goes to Python, once
   }
 
   function defaults(a) {  // the state's defaults, by URL field name (MaskingState's, in a.link)

@@ -26,10 +26,6 @@ from helpers import CHROMIUM_ARGS, INIT_SCRIPT, REPO, VIEWPORT, chromium_for_tes
 SERVER_START_TIMEOUT = 60.0  # seconds
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "browser: drives a real Chromium (skips outside CI when none is found)")
-
-
 # --- the browser ----------------------------------------------------------------------------
 @pytest.fixture(scope="session")
 def chromium_path() -> str:

@@ -16,6 +16,8 @@ import pytest
 from app.plates.self_attention.state import SelfAttentionState
 from node_mirror import js_file, run_driver
 
+pytestmark = pytest.mark.node
+
 N_LINKS = 1500
 
 DRIVER = r"""

@@ -15,9 +15,10 @@
   `functional` and run twice, `[on]` and `[off]`: the second time against a server and exports
   run with AE_WORKAROUNDS=off (the product must be correct without app/workarounds/).
   The [off] leg holds what the product must do without them, per plate: its numbers against
-  attention_core, served and exported (test_numbers_on_page), its keys (test_keyboard_plates), a
-  drag or click that is live and that Python confirms, and the offline export; and, once, on the
-  lookup plate, the races of the shared sync protocol (quick slider runs, late answers). A test
+  attention_core at a sample link, served and exported (test_numbers_on_page); one served load
+  with the seed's numbers, its keys (tests/browser/keys.py) and a drag or click that is live and
+  that Python confirms; the offline export; and, once, on the lookup plate, the races of the
+  shared sync protocol (quick slider runs, late answers). A test
   marked `on_only` (a race on one plate's control, a layout, a link's reading, a pace) exercises
   the same protocol or code the [off] leg already runs and runs [on] only.
 """
@@ -41,7 +42,7 @@ from tiers import RESOURCE_FIXTURES, Guard, marks_of  # noqa: E402
 
 LONG_FIRST = ("test_axe.py", "test_visual.py", "test_state_properties.py", "test_hostile_links_browser.py",
               "test_load_short.py", "test_figure_command.py")
-FUNCTIONAL = ("test_keyboard_plates.py", "test_numbers_on_page.py")
+FUNCTIONAL = ("test_numbers_on_page.py",)
 
 
 @pytest.fixture(scope="module")

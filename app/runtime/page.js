@@ -598,7 +598,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   function fit_to_frame(doc, opts) {
     var html = document.documentElement;
     var base_font = parseFloat(getComputedStyle(html).getPropertyValue("--bokeh-font-size")) || 12;
-    var items = fit_models(doc), kx = 1, ky = 1, kt = 1, rounds = 0, timer = null, t0 = 0, gen = 0, best = null;
+    var items = fit_models(doc), kx = 1, ky = 1, kt = 1, rounds = 0, t0 = 0, gen = 0, best = null;
     var state = { k: 1, kx: 1, ky: 1, fitted: false, settled: false };  // settled: this fit is over, fitted or not
     api.fit_state = state;
     // How far the plate reaches: the union of its fixed-size parts' boxes (the page's root is
@@ -685,12 +685,17 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       state.k = Math.min(kx, ky); state.kx = kx; state.ky = ky; state.kt = kt; state.fitted = fits; state.settled = true;
       state.ms = Math.round(performance.now() - t0);  // how long the fit took (benchmarks read it)
     }
-    function whenIdle(fn) { if (doc.is_idle === false) setTimeout(function () { whenIdle(fn); }, 30); else fn(); }
+    // Every step waits on animation frames, not timers: a fit is over in as few frames as its
+    // rounds need, and a hidden frame (whose animation frames are paused) does no work.
+    function whenIdle(fn) { if (doc.is_idle === false) requestAnimationFrame(function () { whenIdle(fn); }); else fn(); }
     // Two frames: the first comes before the ResizeObservers that Bokeh's views react to, the
     // second after them; then the boxes are final and can be measured.
     function settle(g) { frames(2, function () { whenIdle(function () { measure(g); }); }); }
     function start() { gen += 1; rounds = 0; best = null; kt = 1; state.fitted = false; state.settled = false; t0 = performance.now(); settle(gen); }
-    window.addEventListener("resize", function () { clearTimeout(timer); timer = setTimeout(start, 150); });
+    // A window fires at most one resize a frame. While it goes on being resized each one starts a
+    // new fit, and the measures of the older ones, two frames on, find a newer gen and stop: no
+    // layout is done until the size has held for two frames.
+    window.addEventListener("resize", start);
     start();
   }
 

@@ -228,6 +228,7 @@ def test_every_plate_and_link_is_checked():
     assert slugs == set(registry.slugs()) and len(LINKS) >= 200
 
 
+@pytest.mark.node
 @pytest.mark.parametrize("slug", registry.slugs())
 def test_an_exported_page_reads_every_hostile_link_as_python_does(slug):
     mine = [pairs for s, pairs in LINKS if s == slug]

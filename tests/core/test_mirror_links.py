@@ -17,6 +17,8 @@ from app.plates.self_attention.state import SelfAttentionState
 from app.shared.state import link_args
 from node_mirror import js_file, run_driver
 
+pytestmark = pytest.mark.node
+
 N_LINKS = 1500
 
 DRIVER = r"""

@@ -20,6 +20,8 @@ import pytest
 import attention_core as ac
 from node_mirror import MIRROR, library_file, node_path, run_driver
 
+pytestmark = pytest.mark.node
+
 LOOKUP = library_file("lookup.js")
 RTOL, ATOL = 1e-12, 1e-13
 

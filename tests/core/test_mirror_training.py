@@ -18,6 +18,8 @@ import attention_core as ac
 from attention_core.training import PARAM_NAMES, TIES
 from node_mirror import run_driver
 
+pytestmark = pytest.mark.node
+
 N_CASES = 1200
 GRAD_TOL = 1e-12  # rtol and atol
 TRAIN_RTOL = 1e-9

@@ -310,6 +310,7 @@ def close(a, b, rtol=1e-9) -> bool:
     return abs(float(a) - float(b)) <= rtol * max(1.0, abs(float(a)), abs(float(b)))
 
 
+@pytest.mark.node
 def test_the_glue_draws_what_python_draws_at_a_step():
     """learn.js trains from the seed's draws to the step and draws every source and text as data.py
     does: numbers to 1e-9 relative (measured: ~1e-15, 1e-11 at step 20 of the saturated dk64-raw run),
@@ -353,6 +354,7 @@ CHAOTIC = [  # (settings, steps): runs whose map from one step to the next magni
 ]
 
 
+@pytest.mark.node
 def test_a_chaotic_run_in_the_page_parts_from_numpys_after_a_while():
     """Why a served page takes Python's run as its own when Python answers (learn.js's adopt).
 
@@ -383,6 +385,7 @@ def test_a_chaotic_run_in_the_page_parts_from_numpys_after_a_while():
         assert (mass_py > 0.5) == (mass_js > 0.5)
 
 
+@pytest.mark.node
 def test_the_glue_builds_init_states_weights_from_the_draws():
     cases = [{"kind": "start", "settings": {"seed": seed, "d_k": d_k, "tie": tie, "init_scale": scale}, "step": 0}
              for seed, d_k, tie, scale in ((0, 8, "none", 1.0), (7, 64, "none", 30.0), (15, 1, "shared", 0.01),
@@ -397,6 +400,7 @@ def test_the_glue_builds_init_states_weights_from_the_draws():
             assert np.all(np.array(got["m"][name]) == 0) and np.all(np.array(got["v"][name]) == 0)
 
 
+@pytest.mark.node
 def test_the_glue_commits_the_settings_and_the_step_when_a_gesture_ends():
     one, reset, widget, bad, echo = run_glue([
         {"kind": "one_step", "settings": {}, "step": 5},

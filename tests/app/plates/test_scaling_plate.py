@@ -306,6 +306,7 @@ def run_node(runner: str, job: dict, timeout: float = 120):
     return json.loads(proc.stdout)
 
 
+@pytest.mark.node
 def test_live_path_in_node_matches_the_python_render():
     rng = np.random.default_rng(31)
     numbers = np.concatenate([10.0 ** rng.uniform(-20, 3, 400) * rng.choice([-1, 1], 400),
@@ -391,6 +392,7 @@ LINKS = [
 ]
 
 
+@pytest.mark.node
 def test_exported_page_reads_a_link_as_python_does():
     """link.js with scaling.js's url_parse and url_apply (an exported page) against
     ScalingState.apply_url (a served page)."""
@@ -456,6 +458,7 @@ process.stdin.on("end", async () => {
 """
 
 
+@pytest.mark.node
 def test_the_glue_leads_and_commits_once():
     """scaling.js's half of the protocol: a run of widget changes, a tap and a drag each mark the
     plate's a.sync "busy" while they last and end in one commit of the two widgets (the mark that

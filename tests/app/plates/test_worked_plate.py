@@ -375,6 +375,7 @@ def test_the_red_border_stands_out_in_light_and_dark():
                 assert contrast(colour, THEMES[theme][bg]) >= 3.0, (theme, colour, bg)
 
 
+@pytest.mark.node
 def test_a_preset_replaces_bad_text_and_clears_the_message():
     plate = build()
     plate.keys_w.value_input = "oops"
@@ -472,6 +473,7 @@ GESTURES = {  # (preset, step, what the reader does on the page)
 }
 
 
+@pytest.mark.node
 @pytest.mark.parametrize("name", list(GESTURES))
 def test_python_holds_what_the_page_shows_after_each_gesture(name):
     """worked.js runs the gesture on the page a plate shows, Python gets what that page sends
@@ -746,6 +748,7 @@ def assert_data_equal(got: dict, want: dict, what: str) -> None:
                                        err_msg=f"{what}.{k}")
 
 
+@pytest.mark.node
 def test_js_writes_what_python_writes(js):
     job, out = js
     assert len(job["render"]) >= 150
@@ -778,6 +781,7 @@ def test_js_writes_what_python_writes(js):
     assert any(EDITED in label for d in out["render"] for _, label in d["preset_options"])  # both kinds were met
 
 
+@pytest.mark.node
 def test_js_applies_links_as_python_does(js):
     job, out = js
     for c, r in zip(job["links"], out["links"]):
@@ -798,6 +802,7 @@ def test_js_applies_links_as_python_does(js):
                 np.array(parse_rows(url[k], "keys", limit=None), dtype=float)), (k, r["url"][k], url[k])
 
 
+@pytest.mark.node
 def test_js_parses_and_formats_as_python_does(js):
     job, out = js
     for x, got in zip(job["fmt"], out["fmt"]):
@@ -833,6 +838,7 @@ def random_links(n: int, seed: int) -> list[list[list[str]]]:
              for _ in range(int(rng.integers(1, 7)))] for _ in range(n)]
 
 
+@pytest.mark.node
 def test_js_reads_random_links_as_python_does():
     from urllib.parse import urlencode
 

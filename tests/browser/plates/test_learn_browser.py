@@ -151,7 +151,10 @@ def measure_pace(page, label: str) -> dict:
 
 
 # --------------------------------------------------------------------------- served
-def test_served_train_pause_one_step_reset_against_numpy(tab, served_url):
+def test_served_train_pause_one_step_reset_keys_against_numpy(tab, served_url):
+    """One load: the start, Train and Pause (the page's own run, then Python's), one step, Reset,
+    each against NumPy; then the keyboard: Tab reaches every control, and Train and Pause pressed
+    from it train the head, with NumPy's numbers, text alternatives and the live region."""
     page = tab.page
     st = open_page(page, f"{served_url}/learn", served=True)
     assert_numpys(st, LearnState(), "start")
@@ -187,6 +190,8 @@ def test_served_train_pause_one_step_reset_against_numpy(tab, served_url):
     wait_synced(page, timeout=WAIT)
     st = read(page)
     assert_numpys(st, LearnState(), "reset")
+
+    keyboard_reaches_every_control_and_trains(page)
     tab.assert_no_errors()
 
 
@@ -320,12 +325,12 @@ def test_served_stories(tab, served_url):
     tab.assert_no_errors()
 
 
-def test_served_keyboard_reaches_every_control_and_trains(tab, served_url):
-    page = tab.page
-    open_page(page, f"{served_url}/learn", served=True)
+def keyboard_reaches_every_control_and_trains(page) -> None:
+    """On the served page at step 0."""
     names, reached = tab_walk(page)
     missed = [n for i, n in enumerate(names) if i not in reached]
     assert not missed, f"Tab never reached: {missed}"
+    page.evaluate("() => { const e = document.querySelector('.ae-live'); if (e) e.textContent = ''; }")  # says it anew
     page.get_by_role("button", name="Train").focus()
     page.keyboard.press("Enter")
     step_at_least(page, 20)
@@ -342,7 +347,6 @@ def test_served_keyboard_reaches_every_control_and_trains(tab, served_url):
     assert all(len(a) > 30 for a in alts), alts
     page.wait_for_function("() => { const e = document.querySelector('.ae-live'); return e && e.textContent.includes('step '); }",
                            timeout=WAIT)
-    tab.assert_no_errors()
 
 
 @pytest.mark.on_only

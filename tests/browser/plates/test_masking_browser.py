@@ -198,8 +198,12 @@ def check_tap_empties_row_one(page, before: dict):
 # --------------------------------------------------------------------------- served
 
 
-def test_served_plate_a_tap_is_live_then_python_agrees(tab, served_url):
+def test_served_plate_a_tap_and_keys_are_live_then_python_agrees(tab, served_url):
+    """One load: the seed's numbers; a real tap that empties row 1, live and then Python's; the
+    contrast (zeroing after the softmax) on and off again; then the keyboard (keys.masking_keys:
+    Tab, two cells flipped with Space and Enter, the live region, the tables)."""
     from app.plates.masking.state import MaskingState
+    from keys import masking_keys
 
     page = tab.page
     st0 = open_plate(page, f"{served_url}/masking")
@@ -233,7 +237,18 @@ def test_served_plate_a_tap_is_live_then_python_agrees(tab, served_url):
     assert cs[0] == 0.0 and all(x < 1 for x in cs[1:4]) and abs(cs[4] - 1) <= 1e-12
     wait_synced(page, sent)
     assert_matches_core(read(page), want)
-    tab.assert_no_errors()
+
+    # And back: the masked scores' softmax is shown, Python's once it has answered.
+    sent = ws_count(page)
+    page.get_by_text("Mask the scores (before softmax)").click()
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('weights_plot').visible")
+    want.contrast = False
+    wait_synced(page, sent)
+    back = read(page)
+    assert back["_visible"] == {"weights": True, "contrast": False}
+    assert_matches_core(back, want)
+
+    masking_keys(tab, want)
 
 
 @pytest.mark.on_only

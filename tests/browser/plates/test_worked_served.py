@@ -408,20 +408,27 @@ def check_drag(page, readings: list[dict], before: dict) -> None:
         assert r["tags"] == ["busy"]
 
 
-def test_dragging_the_query_is_live_and_python_agrees(tab, served_url):
-    """A drag of the query: live in the page, then Python's."""
-    drag_the_query(tab, served_url, hide="")
+def test_keys_then_a_drag_of_the_query_live_then_python_agrees(tab, served_url):
+    """One load of the four tokens, revealed: the keyboard (keys.worked_keys: Tab, a key and a
+    value moved with arrow keys, the live region, the tables), then a drag of the query, live in
+    the page, then Python's."""
+    from keys import worked_keys
+
+    page = open_served(tab, served_url, "?preset=four-tokens&step=5")
+    worked_keys(tab)
+    drag_the_query(tab, page, hide="")
 
 
 @pytest.mark.on_only
 def test_with_the_length_hidden_a_drag_turns_the_query_and_keeps_its_length(tab, served_url):
     """With ?hide=length (a lesson fixed the length) a drag turns the query and keeps its length
     (issue 43, 4.5). The same gesture and protocol as the plain drag, which the [off] leg runs."""
-    drag_the_query(tab, served_url, hide="length")
+    drag_the_query(tab, open_served(tab, served_url, "?preset=four-tokens&step=5&hide=length"), hide="length")
 
 
-def drag_the_query(tab, served_url, hide: str) -> None:
-    page = open_served(tab, served_url, "?preset=four-tokens&step=5" + (f"&hide={hide}" if hide else ""))
+def drag_the_query(tab, page, hide: str) -> None:
+    """On the four tokens' page (`page`, with ?hide=`hide`): the query dragged from where the
+    preset puts it, (1.5, 1), to (2.5, −1)."""
     scroll_plot_into_view(page, "keys_plot")
     before = read(page)
     start = to_page_xy(page, "keys_plot", 1.5, 1.0)

@@ -29,7 +29,10 @@ def resource_of(argv) -> str | None:
     words = [os.fspath(a) for a in ([argv] if isinstance(argv, (str, bytes, os.PathLike)) else argv)]
     words = [w.decode() if isinstance(w, bytes) else w for w in words]
     line, prog = " ".join(words), Path(words[0].split()[0]).name if words else ""
-    if "playwright" in line or "chrom" in prog or re.search(r"(-m app|attention-explorable) figure\b", line):
+    # A Python's own line may name Playwright without starting it (a test that hides it).
+    python = prog.startswith("python") or prog == Path(sys.executable).name
+    if ("playwright" in line and not python) or "chrom" in prog or \
+            re.search(r"(-m app|attention-explorable) figure\b", line):
         return "browser"
     if re.search(r"(-m app|attention-explorable) serve\b", line):
         return "server"

@@ -750,10 +750,8 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
   // marked it (this file, or Python's answer on a served page): after every change of the widget,
   // since a re-render makes a new element.
   function mark_invalid(w) {
-    var view = null;
     function apply() {
-      if (view == null || view.is_destroyed === true || view.model !== w) view = Bokeh.index.find_one(w);
-      var root = view && (view.shadow_el || view.el), el = root && root.querySelector("input, textarea");
+      var root = AEBokehView.root(w), el = root && root.querySelector("input, textarea");
       if (!el) return;
       var invalid = Array.from(w.css_classes || []).indexOf("wk-invalid") >= 0;
       if ((el.getAttribute("aria-invalid") === "true") !== invalid) el.setAttribute("aria-invalid", invalid ? "true" : "false");

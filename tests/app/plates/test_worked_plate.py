@@ -220,6 +220,7 @@ def menu_label(plate: WorkedPlate) -> str:
     return dict(plate.preset_w.options)[plate.preset_w.value]
 
 
+@pytest.mark.node  # the drag is replayed by the page's own script (on_the_page)
 def test_the_example_menu_says_when_the_numbers_are_not_the_presets_however_they_came():
     """Issue 54, 5: a link whose keys differ from the preset's named the preset in the Example menu
     while the table showed scores 6, −3, 1.5; only typing on the page added "(numbers edited)"."""

@@ -14,7 +14,7 @@ from .self_attention import check_perm, cross_attention, permutation_check, self
 from .masking import MaskingSteps, attention_loop, causal_mask, masked_scores, masking_steps, padding_mask, window_mask, zero_after_softmax
 from .multi_head import head_divisor, head_scores, head_width, merge_heads, multi_head_attention, multi_head_recipe, param_counts, split_heads
 from .backward import attention_grads
-from .training import HeadReadout, TrainHistory, TrainSettings, TrainState, head_readout, init_state, loss_and_grads, one_hot_tokens, target_weights, train, train_step
+from .training import SATURATED, HeadReadout, TrainHistory, TrainSettings, TrainState, head_readout, init_state, loss_and_grads, one_hot_tokens, stalled, target_weights, train, train_step
 
 __all__ = [
     "attention",
@@ -52,6 +52,7 @@ __all__ = [
     "permutation_check",
     "polar",
     "prediction_error",
+    "SATURATED",
     "score_histogram",
     "scores",
     "self_attention",
@@ -59,6 +60,7 @@ __all__ = [
     "softmax",
     "softmax_jacobian",
     "split_heads",
+    "stalled",
     "target_weights",
     "train",
     "train_step",

@@ -365,6 +365,25 @@ def _readout_and_grads(settings: TrainSettings, params: dict, step: int) -> tupl
     return readout, grads
 
 
+# A softmax row whose largest weight is at least this is one-hot as far as learning goes: every
+# entry of its Jacobian α_i(δ_ij − α_j) is at most 1 − SATURATED = 0.001, so the scores' gradient
+# that passes through it shrinks at least a thousandfold (measured: 5e-8 down to 1e-47 here).
+SATURATED = 0.999
+
+
+def stalled(readout: HeadReadout) -> bool:
+    """Whether the run has stalled in a saturated softmax: every row puts SATURATED or more of its
+    weight on one key, and some row on a key that is not its target. The gradient that reaches
+    the maps has then all but vanished while the loss is far from 0, so no step moves the head:
+    what a large initial scale starts in, and a large learning rate throws the scores into. (A
+    head whose one-hot rows are on their targets has learned; a tied map at its floor is stuck
+    with rows that are not saturated, for another reason.)"""
+    if not isinstance(readout, HeadReadout):
+        raise ValueError(f"stalled() needs a HeadReadout, got {type(readout).__name__}")
+    w = readout.weights  # (T, T)
+    return bool(np.all(w.max(axis=1) >= SATURATED) and np.any(readout.target_mass < 0.5))
+
+
 def train(settings: TrainSettings, steps: int, state: TrainState | None = None):
     """`steps` steps from `state` (init_state(settings) if None): (final state, TrainHistory)."""
     steps = _whole(steps, "steps", 0, MAX_STEPS)

@@ -83,6 +83,15 @@ def _masking_core() -> dict[str, Callable[[], object]]:
     return {"MaskingState.steps": MaskingState().steps}
 
 
+def _learn_core() -> dict[str, Callable[[], object]]:
+    """The learn plate one step on from the default run: what Python runs when the page commits it."""
+    from app.plates.learn.data import live_sources
+    from app.plates.learn.state import LearnState
+
+    s = LearnState(step=1)
+    return {"learn.live_sources": lambda: live_sources(s)}
+
+
 def _multi_head_core() -> dict[str, Callable[[], object]]:
     from app.plates.multi_head.state import MultiHeadState
 
@@ -113,6 +122,14 @@ HEAD_BUTTON = """(i) => {
 }"""
 
 
+# Clicks on the learn plate's One step button: each click trains one step more.
+ONE_STEP_BUTTON = """(i) => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('one_step'));
+  const b = v.shadow_el.querySelector('button').getBoundingClientRect();
+  return [b.left + b.width / 2, b.top + b.height / 2];
+}"""
+
+
 DRIVERS: dict[str, Driver] = {
     "lookup": Driver(slug="lookup", plot="vectors", query="query", radius=2.5, slider="angle", watch=("weights", "output"),
                      text="readout", text_contains="output =", frame="vectors", core=_lookup_core),
@@ -133,6 +150,9 @@ DRIVERS: dict[str, Driver] = {
     "multi-head": Driver(slug="multi-head", slider="n", clicks=HEAD_BUTTON, click_label="click an h button",
                          watch=("head_weights", "mh_output"), text="summary", text_contains="head",
                          frame="head_maps", core=_multi_head_core),
+    "learn": Driver(slug="learn", clicks=ONE_STEP_BUTTON, click_label="click One step",
+                    watch=("train_loss", "learned_weights"), text="readout_div", text_contains="loss",
+                    frame="loss_plot", core=_learn_core),
 }
 
 # --- readiness tests (run at every frame from navigation start) ------------------------------

@@ -13,7 +13,8 @@ viewport: AEPage.fit_state.ms, pooled).
     .venv/bin/python benchmarks/workarounds.py --only quick_text --plate masking --rounds 1
 
 The rule: a row says delete when off − on < 10 % of off (a gain of zero or less is under it), or,
-for drag, hand, slider and click, when both medians are inside one 16.7 ms frame; keep otherwise.
+for drag, hand, slider and click, when both medians and both p95s are inside one 16.7 ms frame;
+keep otherwise.
 A workaround is kept when any of its rows says keep. Prints the tables and writes
 benchmarks/results/workarounds.json (every figure of every round) and workarounds.md.
 """
@@ -66,6 +67,9 @@ TARGETS: dict[str, list[tuple[str, str, str]]] = {
     "raw_moves": [("lookup", "exported", "hand"), ("scaling", "exported", "hand")],
     "paints_next_frame": [("lookup", "exported", "hand"), ("worked", "exported", "hand")],
     "quiet_tooltips": [("masking", "exported", "click")],
+    "later_positions": [("lookup", "exported", "drag"), ("self-attention", "exported", "slider"),
+                        ("masking", "exported", "slider")],
+    "hidden_figures_wait": [("masking", "exported", "slider")],
     "one_layout": [("multi-head", "exported", "slider"), ("multi-head", "exported", "embed_fit")],
 }
 # Turned off in the server or the export (AE_WORKAROUNDS=NAME); every other name in the page (?workarounds=NAME).
@@ -350,8 +354,11 @@ def row_of(job: dict, figure: str) -> dict:
         return row
     row["gain"] = round(off - on, 2)
     row["gain_pct"] = round(100 * (off - on) / off, 1) if off > 0 else None
-    if figure in INTERACTIONS and on <= FRAME_MS and off <= FRAME_MS:
-        row["verdict"], row["why"] = "delete", "inside one frame with and without it"
+    # Inside the frame means at the median and at p95 (the frame budget is judged at both): a
+    # workaround whose medians fit a frame either way can still be what holds a p95 inside it.
+    worst = [row[k].get(q) for k in ("on", "off") for q in ("median", "p95")]
+    if figure in INTERACTIONS and all(v is not None and v <= FRAME_MS for v in worst):
+        row["verdict"], row["why"] = "delete", "inside one frame with and without it, median and p95"
     elif off - on <= 0 or off - on < KEEP_GAIN * off:
         row["verdict"], row["why"] = "delete", f"gain under {KEEP_GAIN:.0%} of off"
     else:
@@ -418,7 +425,7 @@ def tables(res: dict) -> str:
     lines += ["", f"A = every workaround on, B = the one named off; {s['rounds']} rounds of A then B, a fresh page each; "
               f"{s['moves']} moves, {s['presses']} presses, {s['clicks']} clicks, {s['loads']} loads per round and variant. "
               f"Rule: delete when off − on < {KEEP_GAIN:.0%} of off, or when an interaction is within {FRAME_MS} ms "
-              "both ways; a workaround is kept when any row says keep. "
+              "both ways at the median and p95; a workaround is kept when any row says keep. "
               f"Load average {res['loadavg_start'][0]:.2f} at the start, {res['loadavg_end'][0]:.2f} at the end; "
               f"{res['elapsed_s']:.0f} s."]
     return "\n".join(lines) + "\n"

@@ -1,5 +1,9 @@
-"""The whole suite.
+"""The whole suite, in two tiers.
 
+- `make check` runs every test that needs no browser, no server, no node and no kernel (the
+  core, the plates' Python, the links, the export's files); `make test` runs them all
+  (tests/tiers.py: how a test is marked, and the guard that fails one that starts what it is
+  not marked for).
 - Its longest modules are collected first, so that with `make test`'s two workers (pytest-xdist)
   none of them is left to run alone at the end while the other worker idles. Each module's
   tests keep their order.
@@ -11,31 +15,34 @@
   `functional` and run twice, `[on]` and `[off]`: the second time against a server and exports
   run with AE_WORKAROUNDS=off (the product must be correct without app/workarounds/).
   The [off] leg holds what the product must do without them, per plate: its numbers against
-  attention_core, served and exported (test_numbers_on_page), its keys (test_keyboard_plates), a
-  drag or click that is live and that Python confirms, and the offline export; and, once, on the
-  lookup plate, the races of the shared sync protocol (quick slider runs, late answers). A test
+  attention_core at a sample link, served and exported (test_numbers_on_page); one served load
+  with the seed's numbers, its keys (tests/browser/keys.py) and a drag or click that is live and
+  that Python confirms; the offline export; and, once, on the lookup plate, the races of the
+  shared sync protocol (quick slider runs, late answers). A test
   marked `on_only` (a race on one plate's control, a layout, a link's reading, a pace) exercises
   the same protocol or code the [off] leg already runs and runs [on] only.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
 TESTS = Path(__file__).resolve().parent
-for _folder in (TESTS / "browser", TESTS / "app", TESTS / "core"):
+for _folder in (TESTS, TESTS / "browser", TESTS / "app", TESTS / "core"):
     if str(_folder) not in sys.path:
         sys.path.insert(0, str(_folder))
 
 from fixtures import *  # noqa: E402,F401,F403
-from fixtures import pytest_configure as browser_markers  # noqa: E402
+import tiers  # noqa: E402
+from tiers import RESOURCE_FIXTURES, Guard, marks_of  # noqa: E402
 
 LONG_FIRST = ("test_axe.py", "test_visual.py", "test_state_properties.py", "test_hostile_links_browser.py",
               "test_load_short.py", "test_figure_command.py")
-FUNCTIONAL = ("test_keyboard_plates.py", "test_numbers_on_page.py")
+FUNCTIONAL = ("test_numbers_on_page.py",)
 
 
 @pytest.fixture(scope="module")
@@ -50,10 +57,37 @@ def app_server(tmp_path_factory):
         srv.stop()
 
 
+# --- the two tiers (tests/tiers.py) --------------------------------------------------------
+tiers.install()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    Guard.item, Guard.allowed, Guard.refused = item, frozenset(marks_of(item)), []
+    try:
+        return (yield)
+    finally:
+        Guard.item = None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if Guard.refused and report.passed:  # refused, and the test caught the error
+        report.outcome, report.longrepr = "failed", "\n".join(Guard.refused)
+        Guard.refused = []
+    return report
+
+
+def pytest_addoption(parser):
+    parser.addoption("--tier", choices=("check", "all"), default="all",
+                     help="check: only the tests that need no browser, server, node or kernel (make check)")
+
+
 def pytest_configure(config):
-    browser_markers(config)
-    config.addinivalue_line("markers", "functional: a plate's functional browser test, run with the workarounds on and off")
-    config.addinivalue_line("markers", "on_only: a functional browser test run with the workarounds on only (see above)")
+    if config.getoption("tier") == "check":
+        # test_state_properties' cases per plate: the full 10,000 run in make test.
+        os.environ.setdefault("AE_STATE_CASES", "1000")
 
 
 def functional(path: Path) -> bool:
@@ -72,5 +106,11 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if functional(item.path):
             item.add_marker(pytest.mark.functional)
+        for name in {RESOURCE_FIXTURES.get(f) for f in item.fixturenames} - {None} - marks_of(item):
+            item.add_marker(name)
+    if config.getoption("tier") == "check":
+        left = [item for item in items if marks_of(item)]
+        items[:] = [item for item in items if not marks_of(item)]
+        config.hook.pytest_deselected(items=left)
     rank = {name: i for i, name in enumerate(LONG_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))  # stable: the rest keep their order

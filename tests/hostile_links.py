@@ -17,7 +17,7 @@ import numpy as np
 
 from app.delivery.page import hideable_names
 from app.plates import registry
-from app.shared.state import page_param_notices
+from app.shared.state import link_args, page_param_notices
 
 # Markup and script that would run if a page put a link's text into its HTML unescaped: each sets
 # window.__ae_pwned (PWNED), which the browser test reads, or opens a dialog, which it watches.
@@ -37,28 +37,56 @@ SEEDS = (0, 6)  # two passes over the pool, at different offsets: different valu
 NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 # The special links' places in links(): the browser test opens these.
-LONG_LINK, UNKNOWN_KEYS, REPEATED, MIX, INJECTION, FAR_BELOW, FAR_ABOVE = range(7)
+LONG_LINK, UNKNOWN_KEYS, REPEATED, MIX, INJECTION, FAR_BELOW, FAR_ABOVE, TWICE = range(8)
+SPECIAL = 8
 
 
 def python_notices(slug: str, pairs: list[tuple[str, str]]) -> tuple[str, ...]:
     """The notices Python gives for a link (the served page shows exactly these; the exported
-    page must word the same). The first of repeated keys counts, as in both."""
-    args = first_of_each(pairs)
+    page must word the same). The first of repeated keys counts, as in both, with a notice."""
+    args = link_args(pairs)
     return tuple(registry.plate_class(slug).state_class().apply_url(args) + page_param_notices(args, page_names(slug)))
 
 
 def python_state(slug: str, pairs: list[tuple[str, str]]):
     """The plate's state after a served page read the link (apply_url on a fresh state)."""
     state = registry.plate_class(slug).state_class()
-    state.apply_url(first_of_each(pairs))
+    state.apply_url(link_args(pairs))
     return state
 
 
-def first_of_each(pairs: list[tuple[str, str]]) -> dict[str, str]:
-    args: dict[str, str] = {}
-    for k, v in pairs:
-        args.setdefault(k, v)
-    return args
+def silent_changes(slug: str, pairs: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """What the link gives that the plate changed or dropped without a notice naming it, as
+    (name, text given, what the plate holds): none, for every link (the README's promise).
+
+    A setting is named by a notice that quotes it ('angle' or 'angle=...'). Unnamed, the plate
+    must hold what its first text says: a switch or a choice exactly as the plate reads the
+    text, a number equal to it, and a plate's own field (numbers in a text of its own, a mask's
+    0/1 rows) with the same numbers, to the six digits a link is written with."""
+    state = registry.plate_class(slug).state_class()
+    args = link_args(pairs)
+    notices = state.apply_url(args)
+    kinds = {name: f["type"] for name, f in state.url_spec()["fields"].items()}
+    out = []
+    for name, given in args.items():
+        if name not in kinds or any(f"'{name}'" in n or f"'{name}=" in n for n in notices):
+            continue
+        texts = [given] if isinstance(given, str) else list(given)
+        text, value = texts[0], getattr(state, name)
+        if len(texts) > 1:
+            out.append((name, str(texts), "read once, unsaid"))
+        elif kinds[name] in ("bool", "select"):
+            if value != state.parse_url_value(name, text):
+                out.append((name, text, str(value)))
+        elif kinds[name] in ("number", "integer"):
+            if float(text) != float(value):
+                out.append((name, text, str(value)))
+        else:
+            written = state.url_value(name)
+            a, b = [float(m.group()) for m in NUMBER.finditer(text)], [float(m.group()) for m in NUMBER.finditer(written)]
+            if len(a) != len(b) or any(abs(x - y) > 1e-5 * max(1.0, abs(x)) for x, y in zip(a, b)):
+                out.append((name, text[:60], written[:60]))
+    return out
 
 
 @functools.cache
@@ -80,13 +108,14 @@ def far(slug: str, number: str) -> list[tuple[str, str]]:
 
 
 def links(slug: str, seed: int, start: int) -> list[list[tuple[str, str]]]:
-    """The plate's links as (name, value) pairs: seven special ones (a 10⁶-character value,
+    """The plate's links as (name, value) pairs: eight special ones (a 10⁶-character value,
     unknown keys, a repeated key, a mix, markup in every field and page setting, every field far
-    below and far above its range), then PER_PLATE single values of the pool from `start` on,
-    every field and page setting in turn."""
+    below and far above its range, every field and page setting given twice with good values),
+    then PER_PLATE single values of the pool from `start` on, every field and page setting in turn."""
     rng = np.random.default_rng(seed)
-    fields = list(registry.plate_class(slug).state_class.url_fields)
-    out = [None] * 7
+    state = registry.plate_class(slug).state_class()
+    fields = list(state.url_fields)
+    out = [None] * SPECIAL
     out[LONG_LINK] = [(fields[0], LONG)]
     out[UNKNOWN_KEYS] = [("zzz", "1"), (INJECT[0], "1")]
     out[REPEATED] = [(fields[0], "nan"), (fields[0], "1e9"), (fields[-1], INJECT[1])]
@@ -95,6 +124,9 @@ def links(slug: str, seed: int, start: int) -> list[list[tuple[str, str]]]:
                       + [("hide", INJECT[1]), ("theme", INJECT[2]), ("present", INJECT[4]), (INJECT[8], "1")])
     out[FAR_BELOW] = far(slug, "-1e9")
     out[FAR_ABOVE] = far(slug, "1e9")
+    # Twice each, the default's text first (the one read), then another: nothing else to say.
+    out[TWICE] = [pair for f in fields for pair in ((f, state.url_value(f)), (f, "1"))] + [
+        ("theme", "dark"), ("theme", "light"), ("present", "0"), ("present", "1"), ("embed", "0"), ("embed", "0")]
     pool = INJECT + GARBAGE + OUT_OF_RANGE
     settable = fields + list(PAGE_SETTINGS)
     for i in range(start, start + PER_PLATE):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Mapping
-
 import markdown
 import panel as pn
 from bokeh.models import CustomJS, Div, InlineStyleSheet
@@ -14,7 +12,7 @@ from app import workarounds
 from app.plates import registry
 from app.runtime.scripts import custom_js_code, library_model
 from app.shared import scenes as scene_rules
-from app.shared.state import page_param_notices
+from app.shared.state import LinkArgs, link_args, page_param_notices
 from app.shared.theme import CSS, PAGE_CSS, page_theme_options
 
 pn.extension(raw_css=[CSS], design=None, notifications=False)
@@ -126,7 +124,7 @@ def hideable_names(plate) -> list[str]:
 _HIDEABLE: dict[type, list[str]] = {}  # the names are the class's: the same for every page of it
 
 
-def plate_page(slug: str, args: Mapping[str, str] | None = None, static: bool = False):
+def plate_page(slug: str, args: LinkArgs | None = None, static: bool = False):
     """A whole page for one plate; `args` are URL parameters applied to its state.
 
     The page's `ready_js` (a CustomJS) must be attached to the document's document_ready
@@ -174,7 +172,7 @@ def attach_ready(page, doc, served: bool) -> None:
 INDEX_PARTS = ("ae-header", "ae-index", "ae-notices")  # what ?hide= can name on the index
 
 
-def index_page(static: bool = False, args: Mapping[str, str] | None = None):
+def index_page(static: bool = False, args: LinkArgs | None = None):
     """The index of plates; `args` (a served page's URL parameters) get the same notices as on a
     plate's page when a page setting cannot be used (theme=blue)."""
     notice = notices_pane(page_param_notices(args, INDEX_PARTS) if args else [])
@@ -203,11 +201,8 @@ def index_page(static: bool = False, args: Mapping[str, str] | None = None):
     return page
 
 
-def session_args() -> dict[str, str]:
-    """The current served session's URL parameters, first value of each, decoded leniently."""
-    out = {}
-    for k, values in (pn.state.session_args or {}).items():
-        if values:
-            v = values[0]
-            out[k] = v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
-    return out
+def session_args() -> dict[str, str | list[str]]:
+    """The current served session's URL parameters, decoded leniently, as app.shared.state.link_args
+    gives them: a setting given more than once keeps every value, so its notice can say so."""
+    return link_args((k, v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v))
+                     for k, values in (pn.state.session_args or {}).items() for v in values)

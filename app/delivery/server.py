@@ -12,6 +12,7 @@ from app import workarounds
 from app.plates import registry
 from app.delivery.assets import ASSETS
 from app.delivery.page import attach_ready, index_page, plate_page, session_args
+from app.shared.state import LinkArgs
 
 
 def routes() -> dict:
@@ -30,7 +31,7 @@ def _plate_session(slug: str) -> None:
     fill_document(pn.state.curdoc, slug, session_args())
 
 
-def fill_document(doc, slug: str | None, args: dict[str, str]) -> None:
+def fill_document(doc, slug: str | None, args: LinkArgs) -> None:
     """Fill a session's document (Panel's current document) with the index's page (slug None) or
     a plate's, built from the link's arguments, and its document_ready script."""
     if slug is None:

@@ -1,6 +1,7 @@
 // link.js (AELink): the page's address, the one place the browser reads and writes it. The rules
-// are PlateState's (app/shared/state.py): a link's setting out of range is clamped, one that
-// cannot be read is ignored, an unknown one is ignored, each with a notice; the address follows
+// are PlateState's (app/shared/state.py): a link's setting out of range is clamped (an angle
+// wrapped), one that cannot be read is ignored, an unknown one is ignored, one given twice is
+// read once (the first), each with a notice; the address follows
 // the plate, with the settings at their defaults left out. A plate's glue says what its state is
 // (values) and how to apply it; `spec` is its state's url_spec(), handed to the glue by Python.
 var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (function () {
@@ -41,7 +42,8 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
   // PlateState.apply_url's rules (app/shared/state.py), for exported pages: `spec` is the state's
   // url_spec(); a field of type "custom" is parsed by custom[name](text), which returns the
   // value or throws an Error whose message is the reason. The first of repeated settings
-  // counts, as on a served page. Returns {values, notices}; the glue applies the values.
+  // counts, as on a served page, and a notice says so. Returns {values, notices}; the glue
+  // applies the values.
   var NUMBER = /^[ \t\n\r\f\v]*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\f\v]*$/;  // app.shared.state.NUMBER
   var NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 
@@ -52,6 +54,18 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
   }
   function round_half_even(x) { return Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x); }
   function g6(x) { return String(Number(Number(x).toPrecision(6))); }
+  // app.shared.formatting.fix(x, 2, trim=True) for an angle in [0, 360): toFixed, trailing zeros off.
+  function fix2(x) {
+    var s = Number(x).toFixed(2).replace(/\.?0+$/, "");
+    return s === "-0" ? "0" : s;
+  }
+  // app.shared.state.repeated_notice and wrap_notice.
+  function repeated_notice(name, texts) {
+    return "'" + short_text(name) + "' given " + texts.length + " times: only the first, '" + short_text(texts[0]) + "', is read";
+  }
+  function wrap_notice(name, text, value) {
+    return "'" + name + "' set to " + fix2(value) + "\u00b0, the same direction as " + short_text(text.trim()) + "\u00b0";
+  }
 
   function parse_field(f, text) {
     if (f.type === "bool") {
@@ -93,6 +107,8 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
         if (spec.page_params.indexOf(name) < 0) notices.push("ignored unknown setting '" + short_text(name) + "'");
         return;
       }
+      var texts = params.getAll(name);
+      if (texts.length > 1) notices.push(repeated_notice(name, texts));
       if (Array.from(text).length > spec.max_value) { notices.push("ignored '" + name + "': value too long"); return; }
       var value, later = [];
       try {  // a custom field's parser may add a notice of its own (a value moved into range)
@@ -104,6 +120,8 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
       Array.prototype.push.apply(notices, later);
       if ((f.type === "integer" || f.type === "number") && !f.wrap && Math.abs(Number(text) - value) > 1e-9) {
         notices.push("'" + name + "' set to " + (f.type === "integer" ? String(value) : g6(value)) + ", the nearest allowed value");
+      } else if (f.wrap && Number(text) !== value) {
+        notices.push(wrap_notice(name, text, value));
       }
       values[name] = value;
     });
@@ -112,6 +130,7 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
 
   // app.shared.state.page_param_notices: a page setting with a value this page will not act on.
   var PAGE_CHOICES = { embed: ["0", "1"], present: ["0", "1"], still: ["0", "1"], theme: ["light", "dark"] };
+  var PAGE_PARAMS = ["embed", "theme", "hide", "present", "scene", "still", "plate", "workarounds"];  // app.shared.state.PAGE_PARAMS
   var CONTROL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,39}$/;
   // `hideable`: the names ?hide= can use on this page (app.delivery.page.hideable_names), if known;
   // `scenes`: the names ?scene= can use (the plate's scenes), if known.
@@ -120,6 +139,8 @@ var AELink = (typeof globalThis !== "undefined" && globalThis.AELink) || (functi
     params.forEach(function (text, name) {
       if (seen[name]) return;
       seen[name] = true;
+      var texts = params.getAll(name);
+      if (PAGE_PARAMS.indexOf(name) >= 0 && texts.length > 1) notices.push(repeated_notice(name, texts));
       if (PAGE_CHOICES[name] && PAGE_CHOICES[name].indexOf(text) < 0) {
         notices.push("ignored '" + name + "=" + short_text(text) + "': expected " + PAGE_CHOICES[name].join(" or "));
       } else if (name === "scene" && scenes && scenes.indexOf(text) < 0) {

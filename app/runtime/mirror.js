@@ -637,8 +637,15 @@ var AttentionMirror = (typeof globalThis !== "undefined" && globalThis.Attention
       qk: matmul(maps[0], train_transpose(maps[1])), grad_norm: Math.sqrt(sq), asymmetry: asymmetry, step: state.step,
     };
   }
+  // stalled(readout): every row one-hot (largest weight >= SATURATED), some on a wrong key (the core's stalled).
+  var SATURATED = 0.999;
+  function stalled(readout) {
+    var w = readout.weights;
+    return w.every(function (r) { return Math.max.apply(null, r) >= SATURATED; }) &&
+      readout.target_mass.some(function (m) { return m < 0.5; });
+  }
   api.one_hot_tokens = one_hot_tokens; api.target_weights = target_weights; api.loss_and_grads = loss_and_grads;
-  api.train_step = train_step; api.head_readout = head_readout;
+  api.train_step = train_step; api.head_readout = head_readout; api.stalled = stalled; api.SATURATED = SATURATED;
   if (typeof globalThis !== "undefined") globalThis.AttentionMirror = api;
   return api;
 })();

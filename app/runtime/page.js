@@ -642,7 +642,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
   function fit_to_frame(doc, opts) {
     var html = document.documentElement;
     var base_font = parseFloat(getComputedStyle(html).getPropertyValue("--bokeh-font-size")) || 12;
-    var items = fit_models(doc), kx = 1, ky = 1, kt = 1, rounds = 0, timer = null, t0 = 0, gen = 0, best = null;
+    var items = fit_models(doc), kx = 1, ky = 1, kt = 1, rounds = 0, t0 = 0, gen = 0, best = null;
     var locked = typeof opts.type === "function", type = null;
     items.forEach(function (it) {
       it.keep_shape = Array.isArray(it.model.tags) && it.model.tags.indexOf("ae-keep-shape") >= 0;
@@ -760,7 +760,9 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       if (opts.done && opts.done(fits)) return;
       state.settled = true;
     }
-    function whenIdle(fn) { if (doc.is_idle === false) setTimeout(function () { whenIdle(fn); }, 30); else fn(); }
+    // Every step waits on animation frames, not timers: a fit is over in as few frames as its
+    // rounds need, and a hidden frame (whose animation frames are paused) does no work.
+    function whenIdle(fn) { if (doc.is_idle === false) requestAnimationFrame(function () { whenIdle(fn); }); else fn(); }
     // Two frames: the first comes before the ResizeObservers that Bokeh's views react to, the
     // second after them; then the boxes are final and can be measured.
     function settle(g) { frames(2, function () { whenIdle(function () { measure(g); }); }); }
@@ -774,7 +776,10 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
       }
       settle(gen);
     }
-    window.addEventListener("resize", function () { clearTimeout(timer); timer = setTimeout(start, 150); });
+    // A window fires at most one resize a frame. While it goes on being resized each one starts a
+    // new fit, and the measures of the older ones, two frames on, find a newer gen and stop: no
+    // layout is done until the size has held for two frames.
+    window.addEventListener("resize", start);
     start();
     return { refit: start, state: state };
   }

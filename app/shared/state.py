@@ -3,17 +3,20 @@
 Each plate lists the parameters that belong in a link in `url_fields`. `to_url()` writes them
 (only those that differ from the default, so a fresh plate has a clean address), and
 `apply_url()` reads them back forgivingly: an unknown name is ignored, a value out of bounds
-is clamped, a value that cannot be read is ignored, and each of these returns a short notice
-for the page to show. Nothing a URL says can make the state invalid.
+is clamped (an angle wrapped), a value that cannot be read is ignored, a setting given twice is
+read once (the first), and each of these returns a short notice for the page to show. Nothing a
+URL says can make the state invalid, and nothing it says is changed or dropped without a word.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import param
+
+from app.shared.formatting import fix
 
 MAX_URL_VALUE = 200  # characters; longer values are ignored unread
 # Page settings that are not a plate's state (read by app/runtime/page.js).
@@ -125,24 +128,31 @@ class PlateState(param.Parameterized):
             return int(round(x)) if isinstance(p, param.Integer) else x
         raise ValueError("this field cannot be set from a link")
 
-    def apply_url(self, args: Mapping[str, str]) -> list[str]:
-        """Set the URL fields found in `args`; return a notice for each one ignored or clamped."""
+    def apply_url(self, args: LinkArgs) -> list[str]:
+        """Set the URL fields found in `args`; return a notice for each one ignored or changed."""
         updates, notices = self.read_url(args)
         if updates:
             self.param.update(updates)
         return notices
 
-    def read_url(self, args: Mapping[str, str]) -> tuple[dict, list[str]]:
+    def read_url(self, args: LinkArgs) -> tuple[dict, list[str]]:
         """The URL fields' values found in `args` (read, clamped, not yet set) and a notice for
-        each one ignored or clamped: the one reading of a link, which a plate's apply_url may
-        then set in an order of its own."""
+        each one ignored or changed: the one reading of a link, which a plate's apply_url may
+        then set in an order of its own. `args` maps a name to its text, or to its texts in
+        order when the link gives it more than once (link_args): the first is read."""
         notices: list[str] = []
         updates = {}
-        for name, text in args.items():
+        for name, given in args.items():
+            texts = as_texts(given)
+            if not texts:
+                continue
+            text = texts[0]
             if name not in self.url_fields:
                 if name not in PAGE_PARAMS:
                     notices.append(f"ignored unknown setting '{_short(name)}'")
                 continue
+            if len(texts) > 1:
+                notices.append(repeated_notice(name, texts))
             if len(text) > MAX_URL_VALUE:
                 notices.append(f"ignored '{name}': value too long")
                 continue
@@ -153,6 +163,8 @@ class PlateState(param.Parameterized):
                 continue
             if self._was_clamped(name, text, value):
                 notices.append(self.clamp_notice(name, value))
+            elif name in self.url_wrapped and float(text) != value:
+                notices.append(wrap_notice(name, text, value))
             updates[name] = value
         return updates, notices
 
@@ -172,6 +184,41 @@ class PlateState(param.Parameterized):
     @staticmethod
     def _show(value) -> str:
         return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def wrap_notice(name: str, text: str, value: float) -> str:
+    """The notice for an angle a link gave outside its circle (link.js's wrap_notice words it the same)."""
+    return f"'{name}' set to {fix(value, 2, trim=True)}°, the same direction as {_short(text.strip())}°"
+
+
+# --- a link's settings -------------------------------------------------------------------------
+# A link may give a setting more than once (?angle=90&angle=10). Its settings are read as a
+# mapping from each name, in the order the link first gives it, to its text, or to the list of
+# its texts when there are several: the first is read, and a notice says which.
+LinkArgs = Mapping[str, str | Sequence[str]]
+
+
+def link_args(pairs: Iterable[tuple[str, str]]) -> dict[str, str | list[str]]:
+    """A link's (name, text) pairs, in order, as apply_url and page_param_notices read them."""
+    out: dict[str, list[str]] = {}
+    for name, text in pairs:
+        out.setdefault(name, []).append(text)
+    return {name: texts[0] if len(texts) == 1 else texts for name, texts in out.items()}
+
+
+def as_texts(given) -> list[str]:
+    """A setting's texts as a link gave them: one, or each of a repeated setting's in order."""
+    return [given] if isinstance(given, str) else [str(t) for t in given]
+
+
+def first_texts(args: LinkArgs) -> dict[str, str]:
+    """Each setting's first text (the one that is read)."""
+    return {name: texts[0] for name, texts in ((n, as_texts(g)) for n, g in args.items()) if texts}
+
+
+def repeated_notice(name: str, texts: Sequence[str]) -> str:
+    """The notice for a setting a link gives more than once (link.js's repeated_notice words it the same)."""
+    return f"'{_short(name)}' given {len(texts)} times: only the first, '{_short(texts[0])}', is read"
 
 
 def wrapped(x: float, lo: float, hi: float) -> float:
@@ -201,14 +248,21 @@ def whole_number(value, label: str, lo: int, hi: int) -> int:
     return int(x)
 
 
-def page_param_notices(args: Mapping[str, str], hideable: Collection[str] | None = None,
+def page_param_notices(args: LinkArgs, hideable: Collection[str] | None = None,
                        scenes: Collection[str] | None = None) -> list[str]:
     """A notice for each page setting whose value page.js will not act on (theme=blue, embed=yes,
     hide=<b>, or with `hideable`, the names ?hide= can use on this page: a name not among them;
-    with `scenes`, a ?scene= that names none of them): the page stays as it is.
+    with `scenes`, a ?scene= that names none of them): the page stays as it is; and for one given
+    more than once (page.js reads the first).
     app/runtime/link.js's page_notices words them the same."""
     notices = []
-    for name, text in args.items():
+    for name, given in args.items():
+        texts = as_texts(given)
+        if not texts:
+            continue
+        text = texts[0]
+        if name in PAGE_PARAMS and len(texts) > 1:
+            notices.append(repeated_notice(name, texts))
         if name in PAGE_CHOICES and text not in PAGE_CHOICES[name]:
             notices.append(f"ignored '{name}={_short(text)}': expected {' or '.join(PAGE_CHOICES[name])}")
         elif name == "scene" and scenes is not None and text not in scenes:

@@ -21,6 +21,8 @@ from serving import load_tools
 
 from app.plates import registry
 
+pytestmark = pytest.mark.server
+
 ROOT = Path(__file__).resolve().parents[2]
 SKIP_DIRS = {".git", ".venv", "__pycache__", ".pytest_cache", ".hypothesis", "results", "node_modules", ".peers-venv"}
 

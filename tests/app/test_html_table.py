@@ -5,8 +5,6 @@ from __future__ import annotations
 from app.runtime.scripts import js_file
 
 import json
-import os
-import shutil
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -15,6 +13,9 @@ import numpy as np
 import pytest
 
 from app.shared.html_table import KINDS, table_html
+from node_mirror import node_path  # tests/core (on the path: tests/conftest.py)
+
+pytestmark = pytest.mark.node
 
 PAGE_JS = js_file("page.js")
 
@@ -31,15 +32,6 @@ WORDS = ["0.665", "−∞", "−0.38", "✓", "✗", "3 × 8 × 8", "√4 = 2", 
          "<b>", "a & b", "it's", 'say "hi"', "1 < 2 > 0", "&amp;", "Σ weights"]
 
 
-def node_or_skip() -> str:
-    node = shutil.which("node") or ("/usr/bin/node" if os.path.exists("/usr/bin/node") else None)
-    if node is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("node is not installed (CI=true requires it)")
-        pytest.skip("node is not installed: page.js's table_html is NOT checked")
-    return node
-
-
 def cases(count: int) -> list[dict]:
     rng = np.random.default_rng(5)
     out = []
@@ -53,7 +45,7 @@ def cases(count: int) -> list[dict]:
 
 def test_page_js_writes_the_same_table_as_python():
     """Same arguments, same string, character for character, in 300 random tables."""
-    node = node_or_skip()
+    node = node_path()
     cs = cases(300)
     proc = subprocess.run([node, "-e", NODE, str(PAGE_JS)], input=json.dumps(cs), capture_output=True, text=True,
                           timeout=60)
@@ -65,7 +57,7 @@ def test_page_js_writes_the_same_table_as_python():
 
 
 def test_both_refuse_a_bad_kind_or_a_short_row_with_a_clear_message():
-    node = node_or_skip()
+    node = node_path()
     bad = [{"label": "t", "columns": [["a", "num"], ["b", "bold"]], "rows": []},
            {"label": "t", "columns": [["a", "num"], ["b", "text"]], "rows": [["1"]]}]
     with pytest.raises(ValueError, match="kind is one of .* got 'bold'"):

@@ -1,5 +1,5 @@
-"""Short versions of `make load` and `make soak` (benchmarks/load.py), and the session-cleanup
-settings every entry point must pass to the server.
+"""Short versions of `make load` and `make soak` (benchmarks/load.py). The session-cleanup settings
+every entry point passes to the server are checked in tests/app/test_server_settings.py.
 
 A served lookup session costs about a second of server CPU and as much again in Bokeh's Python
 client on this shared 2-core machine, so the short runs hold 10 sessions at once and open and
@@ -8,13 +8,10 @@ close 10, where the full targets hold 200 and cycle 2,000 (benchmarks/README.md,
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 from serving import load_tools
 
-ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.server
 
 
 @pytest.fixture(scope="module")
@@ -42,23 +39,3 @@ def test_closed_sessions_are_destroyed_without_an_error(load, tmp_path):
     rss = [r["rss_mb"] for r in res["rss_every"]]
     assert len(rss) == 1 and rss[0] > 0, rss
 
-
-def test_every_entry_point_configures_session_cleanup(monkeypatch):
-    """serve() (used by the command line, which the Dockerfile runs) passes both cleanup settings."""
-    import panel as pn
-
-    from app import cli
-    from app.delivery import server
-
-    seen = {}
-    monkeypatch.setattr(pn, "serve", lambda *a, **kw: seen.update(kw))
-    monkeypatch.delenv("AE_UNUSED_SESSION_MS", raising=False)
-    monkeypatch.delenv("AE_CHECK_UNUSED_MS", raising=False)
-    assert cli.main(["serve", "--port", "5999"]) == 0
-    assert seen["unused_session_lifetime"] == 15_000 and seen["check_unused_sessions"] == 5_000, seen
-    assert seen["websocket_origin"] == ["localhost:5999", "127.0.0.1:5999"]
-    seen.clear()
-    server.serve(port=6001)
-    assert seen["unused_session_lifetime"] == 15_000 and seen["check_unused_sessions"] == 5_000
-    cmd = next(line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD"))
-    assert re.search(r"exec attention-explorable serve\b", cmd), cmd  # the same path as the command line

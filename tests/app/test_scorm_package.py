@@ -245,6 +245,7 @@ STATUS = "cmi.core.lesson_status"
 TIMESPAN = re.compile(r"^\d{2,4}:\d{2}:\d{2}\.\d{2}$")  # CMITimespan
 
 
+@pytest.mark.node
 def test_bridge_finds_the_api_as_scorm_12_says():
     # The API 7 parents up is found; 8 up is not; one on the opener's parent is; a parent of
     # another origin (reading its API throws) is passed over.
@@ -256,6 +257,7 @@ def test_bridge_finds_the_api_as_scorm_12_says():
     assert [r["calls"][:1] for r in found] == [["LMSInitialize"], [], ["LMSInitialize"], ["LMSInitialize"], []]
 
 
+@pytest.mark.node
 def test_bridge_reports_incomplete_then_completed_after_the_students_change():
     r, = run_scorm_js([{"parents": 1, "api_up": 1, "events": [
         ["ae-changed", True],      # the page's own change at load, before any input: not counted
@@ -276,6 +278,7 @@ def test_bridge_reports_incomplete_then_completed_after_the_students_change():
     assert r["state"]["done"] and r["state"]["finished"] and r["state"]["commits"] == 3
 
 
+@pytest.mark.node
 def test_bridge_keeps_a_finished_status_and_suspends_an_unfinished_one():
     again, left, index, refused = run_scorm_js([
         {"parents": 1, "api_up": 1, "status": "completed", "events": [["pagehide", True]]},

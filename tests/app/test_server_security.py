@@ -86,12 +86,14 @@ def _ws_status(port: int, origin: str) -> int:
     return status
 
 
+@pytest.mark.server
 def test_a_page_from_another_origin_is_refused(port):
     assert _ws_status(port, "http://evil.example") == 403
     assert _ws_status(port, f"http://evil.example:{port}") == 403
     assert _ws_status(port, "http://localhost:1") == 403  # same host, other port
 
 
+@pytest.mark.server
 def test_the_servers_own_page_may_open_a_session(port):
     # The same handshake, token and all, from the server's own origin switches protocols: so
     # the 403s above come from the origin check and nothing else.

@@ -10,15 +10,14 @@ from __future__ import annotations
 from app.runtime.scripts import js_file
 
 import json
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from app.shared.theme import DARK_MARKS, OKABE_ITO_MORE, PALETTE, TEXT_PAIRS, THEMES, dark_colour_map, dark_partner
+from node_mirror import node_path  # tests/core (on the path: tests/conftest.py)
 
 REPO = Path(__file__).resolve().parents[2]
 ROLES = ("query", "keys", "values", "weights", "output")
@@ -114,22 +113,14 @@ def test_plate_text_that_reads_on_white_reads_on_the_dark_paper_too():
     assert not failures, failures
 
 
-def _node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("node is not installed: page.js's dark colours are NOT checked")
-        pytest.skip("node is not installed: page.js's dark colours are not checked")
-    return node
-
-
+@pytest.mark.node
 def test_page_js_maps_colours_as_the_theme_says():
     colours = sorted({*plate_text_colours(), *PALETTE.values(), *OKABE_ITO_MORE.values(), "#6e7781", "#eaeef2",
                       "#eef5fb", "#8c9bab", "#fff3d6", "#f3f4f6", "#d0d7de", "#000000", "#ffffff"})
     code = ("const P = require(process.argv[1]);"
             "const [map, colours] = JSON.parse(process.argv[2]);"
             "console.log(JSON.stringify(colours.map((c) => P.to_dark(c, map))));")
-    res = subprocess.run([_node(), "-e", code, str(js_file("page.js")),
+    res = subprocess.run([node_path(), "-e", code, str(js_file("page.js")),
                           json.dumps([dark_colour_map(), colours])], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
     got = json.loads(res.stdout)

@@ -478,8 +478,9 @@ RECORD_FOCUS = r"""() => {
 
 
 def tab_walk(page, extra: int = 4) -> tuple[list[str], set[int]]:
-    """Press Tab from the start of a freshly loaded page until every focusable element had its turn
-    (plus `extra`); returns the focusable elements' names and the indices Tab reached."""
+    """Press Tab once for every focusable element and `extra` times more, from wherever the focus
+    is: Tab goes round the page (after the last element, the page itself, then the first), so
+    every element has its turn. Returns the focusable elements' names and the indices Tab reached."""
     names = page.evaluate(FOCUSABLES)
     page.evaluate(RECORD_FOCUS)
     for _ in range(len(names) + extra):

@@ -3,9 +3,10 @@ injected by Playwright into every plate in every mode and the index page; no ser
 violation is allowed, nor any of the landmark rules (one main landmark, all content in landmarks).
 
 The served pages are audited in the default mode with the table view open (so its tables are
-audited too); the exported files, which read the same URL parameters in the browser, in the
-dark, presentation and embedded modes. axe-core is installed by `npm ci` in tests/browser
-(.ci/run does it; this module does it too when node_modules lacks it).
+audited too), with every rule axe runs by default; the exported files, which read the same URL
+parameters in the browser, in the dark, presentation and embedded modes, with the rules each
+mode can change (MODES). axe-core is installed by `npm ci` in tests/browser (.ci/run does it;
+this module does it too when node_modules lacks it).
 """
 
 from __future__ import annotations
@@ -26,7 +27,13 @@ WAIT = 120_000  # ms: generous, the machine may be shared by several browsers
 BAD = ("serious", "critical")
 # Moderate in axe, but a screen reader's way around a page: one main landmark holding the content.
 LANDMARKS = ("landmark-one-main", "region")
-MODES = ("theme=dark", "present=1", "embed=1")
+# The rules a mode can change, run on it (None: all). Dark mode changes colours alone; presentation
+# mode the type, the figures' and text boxes' sizes and the order of a row (a text box that its
+# larger type overflows scrolls); embedding hides the header, the navigation and the text, and
+# fits what is left to the frame, which may touch any rule.
+COLOURS = ("color-contrast", "link-in-text-block")
+MODES = {"theme=dark": COLOURS, "present=1": (*COLOURS, "scrollable-region-focusable", "avoid-inline-spacing"),
+         "embed=1": None}
 
 READY = r"""() => {
   if (!window.Bokeh || !Bokeh.documents || !Bokeh.documents.length || !Bokeh.documents[0].is_idle) return false;
@@ -35,8 +42,10 @@ READY = r"""() => {
   return figs.every((m) => { const v = Bokeh.index.find_one(m); return v && v.canvas_view && v.canvas_view.el.getAttribute("role") === "img"; });
 }"""
 
-RUN = r"""async () => {
-  const r = await axe.run(document, {resultTypes: ["violations"]});
+RUN = r"""async (rules) => {
+  const options = {resultTypes: ["violations"]};
+  if (rules) options.runOnly = {type: "rule", values: rules};
+  const r = await axe.run(document, options);
   return r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target) + ": " + (n.failureSummary || "").slice(0, 160))}));
 }"""
@@ -83,9 +92,9 @@ def new_tab_module(browser):
         ctx.close()
 
 
-def audit(page, axe_source: str, url: str, open_tables: bool = False) -> list[str]:
-    """Open `url`, wait until it has rendered, run axe-core; the serious and critical violations
-    and those of the landmark rules."""
+def audit(page, axe_source: str, url: str, open_tables: bool = False, rules=None) -> list[str]:
+    """Open `url`, wait until it has rendered, run axe-core (`rules`, or all it runs by default);
+    the serious and critical violations and those of the landmark rules."""
     page.goto(url)
     page.wait_for_function(READY, timeout=WAIT, polling=200)
     if open_tables:
@@ -93,7 +102,7 @@ def audit(page, axe_source: str, url: str, open_tables: bool = False) -> list[st
         page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('ae-tables').text.includes('<table>')")
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         page.add_script_tag(content=axe_source)
-    found = page.evaluate(RUN)
+    found = page.evaluate(RUN, list(rules) if rules else None)
     return [f"{v['impact']} {v['id']} ({v['help']}): {v['nodes']}" for v in found
             if v["impact"] in BAD or v["id"] in LANDMARKS]
 
@@ -110,8 +119,8 @@ def test_plate_every_mode(audit_tab, axe_source, served_url, export_plate, slug)
     if bad:
         problems["served, default, tables open"] = bad
     path: Path = export_plate(slug)
-    for mode in MODES:
-        bad = audit(audit_tab, axe_source, f"{path.as_uri()}?{mode}")
+    for mode, rules in MODES.items():
+        bad = audit(audit_tab, axe_source, f"{path.as_uri()}?{mode}", rules=rules)
         if bad:
             problems[f"exported, ?{mode}"] = bad
     assert not audit_tab.errors, audit_tab.errors

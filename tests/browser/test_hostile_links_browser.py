@@ -3,8 +3,9 @@
 Python reads every hostile link of tests/hostile_links.py (tests/app/test_hostile_links.py) and
 an exported page's script reads each of them in node (tests/core/test_hostile_links_node.py).
 What only a browser shows is checked here, on a few links per plate and mode (one tab each):
-markup in every field, page setting and key name, on both; a mix of garbage values on a served
-page; and on an exported page, every field far below its range (the plate is clamped and
+markup in every field, page setting and key name, on both; a mix of garbage values and every
+setting given twice (the server hands the page each value: app.delivery.page.session_args) on a
+served page; and on an exported page, every field far below its range (the plate is clamped and
 redrawn by its own script: a smaller n, vectors at their bounds) and the 10⁶-character value (a
 served page is turned away by the server before a page exists: checked over HTTP). A served
 page far below its ranges is Python's document (tests/app/test_hostile_links.py builds the
@@ -31,12 +32,12 @@ import pytest
 
 from app.plates import registry
 from helpers import TWO_FRAMES, wait_synced
-from hostile_links import FAR_BELOW, INJECTION, LONG, LONG_LINK, MIX, PWNED, all_links, python_notices, query
+from hostile_links import FAR_BELOW, INJECTION, LONG, LONG_LINK, MIX, PWNED, TWICE, all_links, python_notices, query
 
 pytestmark = pytest.mark.browser
 
 SERVED_SEED, EXPORTED_SEED = 0, 6  # tests/hostile_links.py's SEEDS: other values per plate in each mode
-SERVED = (INJECTION, MIX)
+SERVED = (INJECTION, MIX, TWICE)
 EXPORTED = (INJECTION, FAR_BELOW, LONG_LINK)
 
 

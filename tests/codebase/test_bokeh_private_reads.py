@@ -169,6 +169,7 @@ def run_stand_in(version: str) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.node
 def test_in_range_the_module_reads_the_views():
     got = run_stand_in("3.10.2")
     assert got["root"] == "root" and got["events"] == "events" and got["canvas"] == "canvas"
@@ -179,6 +180,7 @@ def test_in_range_the_module_reads_the_views():
     assert got["said"] == []
 
 
+@pytest.mark.node
 @pytest.mark.parametrize("version", ["3.11.0", "3.9.3", "4.0.0"])
 def test_outside_the_range_it_reads_nothing_and_says_so_once(version):
     got = run_stand_in(version)

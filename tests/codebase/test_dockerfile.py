@@ -14,6 +14,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -63,6 +65,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.server
 def test_cmd_serves_on_a_free_port(tmp_path):
     cmd = json.loads(next(r for w, r in instructions() if w == "CMD"))
     port = free_port()

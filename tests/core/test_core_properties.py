@@ -390,6 +390,8 @@ GOOD = {
     "head_readout": (ac.head_readout, dict(settings=ac.TrainSettings(T=3, d_model=4, d_k=2),
                                            state=ac.init_state(ac.TrainSettings(T=3, d_model=4, d_k=2)))),
     "train": (ac.train, dict(settings=ac.TrainSettings(T=3, d_model=4, d_k=2), steps=3)),
+    "stalled": (ac.stalled, dict(readout=ac.head_readout(ac.TrainSettings(T=3, d_model=4, d_k=2),
+                                                         ac.init_state(ac.TrainSettings(T=3, d_model=4, d_k=2))))),
 }
 
 

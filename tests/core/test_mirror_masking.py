@@ -19,6 +19,8 @@ import pytest
 import attention_core as ac
 from node_mirror import library_file, run_driver
 
+pytestmark = pytest.mark.node
+
 N_CASES = 1200
 ATOL = 1e-12
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 import attention_core as ac
 from node_mirror import per_case, run_driver
+
+pytestmark = pytest.mark.node
 
 N_CASES = 1200
 

@@ -20,6 +20,8 @@ import pytest
 import attention_core as ac
 from node_mirror import MIRROR, library_file, node_path, run_driver
 
+pytestmark = pytest.mark.node
+
 LOOKUP = library_file("lookup.js")
 RTOL, ATOL = 1e-12, 1e-13
 
@@ -551,10 +553,14 @@ def test_lookup_js_reads_unicode_spaces_as_python_does(pairs):
 
 
 def test_repeated_setting_means_the_same_served_and_exported():
-    """?angle=10&angle=20: the first value counts, served (session_args) and exported (apply_url) alike."""
+    """?angle=10&angle=20: the first value counts, served (session_args) and exported (apply_url)
+    alike, and both say so (issue 54, 5: it was taken silently)."""
     from app.plates.lookup.state import LookupState
+    from app.shared.state import link_args
 
-    got = run_node([{"kind": "apply_url", **_default_a_inputs(), "pairs_json": json.dumps([["angle", "10"], ["angle", "20"]])}])[0]
+    pairs = [["angle", "10"], ["angle", "20"]]
+    got = run_node([{"kind": "apply_url", **_default_a_inputs(), "pairs_json": json.dumps(pairs)}])[0]
     served = LookupState()
-    served.apply_url({"angle": "10"})  # what session_args() hands the served page for ?angle=10&angle=20
-    assert got["angle"] == served.angle
+    notices = served.apply_url(link_args(pairs))  # what session_args() hands the served page for ?angle=10&angle=20
+    assert got["angle"] == served.angle == 10.0
+    assert got["notices"] == notices == ["'angle' given 2 times: only the first, '10', is read"]

@@ -13,6 +13,8 @@ import pytest
 import attention_core as ac
 from node_mirror import per_case, run_driver
 
+pytestmark = pytest.mark.node
+
 
 RUNNER = per_case(r"""
     if (c.fn === "softmax_jacobian") r = M.softmax_jacobian(c.weights);

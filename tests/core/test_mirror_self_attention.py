@@ -14,8 +14,10 @@ from __future__ import annotations
 
 
 import numpy as np
+import pytest
 
 import attention_core as ac
+from app.shared.state import link_args
 from node_mirror import MIRROR, library_file, run_driver
 
 N_CASES = 1200
@@ -94,6 +96,7 @@ def core_result(c: dict):
     return ac.permutation_check(c["X"], c["Wq"], c["Wk"], c["Wv"], c["perm"], positions=c["positions"], Y=c["Y"])
 
 
+@pytest.mark.node
 def test_mirror_matches_core_on_random_cases():
     cases = make_cases()
     results = run_node(cases)
@@ -122,6 +125,7 @@ def test_mirror_matches_core_on_random_cases():
     assert worst <= TOL
 
 
+@pytest.mark.node
 def test_mirror_permutation_check_finds_broken_equivariance():
     """Not all True: with positions the seed's case is False in both, with the same difference."""
     rng = np.random.default_rng(0)
@@ -135,6 +139,7 @@ def test_mirror_permutation_check_finds_broken_equivariance():
     assert abs(r["ok"]["max_diff"] - diff) <= TOL and abs(diff - 2.366) <= 0.001
 
 
+@pytest.mark.node
 def test_mirror_refuses_what_the_core_refuses():
     X = [[1.0, 2.0], [3.0, 4.0]]
     W = [[1.0, 0.0], [0.0, 1.0]]
@@ -166,6 +171,7 @@ def test_plate_data_is_what_the_glue_is_handed():
     assert glue_data() == plate_data()
 
 
+@pytest.mark.node
 def test_plate_glue_matches_python_on_every_state():
     from app.plates.self_attention.data import frame_data
     from app.plates.self_attention.state import MAX_SHUFFLE, N_MAX, N_MIN, compute
@@ -272,6 +278,7 @@ def run_glue(cases: list[dict]) -> list[dict]:
                       scripts=(library_file("self_attention.js"),), expect=len(cases))
 
 
+@pytest.mark.node
 def test_the_address_the_glue_writes_is_to_url():
     """link.js writes what the glue's url_values say: SelfAttentionState.to_url() for every state
     shown, and with a box emptied (a refused value), still the state the page shows."""
@@ -293,6 +300,7 @@ LINK_VALUES = ["0", "1", "2", "3", "5", "8", "9", "40", "41", "-1", "2.5", "3.5"
                "no", "ON", "<script>alert(1)</script>", "é😀", "a\u200bb", "x" * 201, "9" * 40]
 
 
+@pytest.mark.node
 def test_an_exported_page_applies_a_link_as_a_served_one_reads_it():
     """AELink.apply_plate with the glue (an exported page, no Python) ends on the widgets, and says
     the notices, that SelfAttentionState.apply_url gives a served page, word for word."""
@@ -304,11 +312,8 @@ def test_an_exported_page_applies_a_link_as_a_served_one_reads_it():
               for _ in range(int(rng.integers(1, 6)))] for _ in range(400)]
     noticed = 0
     for pairs, got in zip(links, run_glue([{"kind": "apply", "pairs": p} for p in links])):
-        args = {}
-        for name, value in pairs:
-            args.setdefault(name, value)  # the first of repeated settings counts (session_args[k][0])
         state = SelfAttentionState()
-        notices = state.apply_url(args)
+        notices = state.apply_url(link_args(pairs))  # as app.delivery.page.session_args gives it
         assert got["notices"] == notices, pairs
         noticed += bool(notices)
         w = got["widgets"]
@@ -320,6 +325,7 @@ def test_an_exported_page_applies_a_link_as_a_served_one_reads_it():
     assert noticed > len(links) // 2
 
 
+@pytest.mark.node
 def test_a_held_key_is_one_run_on_the_sync_mark_and_one_commit():
     """A held arrow key on n: a.sync carries "busy" from the first step, nothing is sent while it
     lasts, then one commit sends the four widgets and takes the mark off; BokehJS running the

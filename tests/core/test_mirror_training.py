@@ -18,6 +18,8 @@ import attention_core as ac
 from attention_core.training import PARAM_NAMES, TIES
 from node_mirror import run_driver
 
+pytestmark = pytest.mark.node
+
 N_CASES = 1200
 GRAD_TOL = 1e-12  # rtol and atol
 TRAIN_RTOL = 1e-9
@@ -187,3 +189,24 @@ process.stdout.write(JSON.stringify(msgs));
     assert all(m is not None for m in msgs), msgs
     assert "W_QK" in msgs[0] and "d_model >= T" in msgs[1] and "sgd" in msgs[2]
     assert "(8, 4)" in msgs[3] and "d_output" in msgs[4] and "(1, 1)" in msgs[4] and "lr" in msgs[5]
+
+
+STALLED_DRIVER = r"""
+const M = require(process.argv[1]);
+const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(cases.map((c) => M.stalled(M.head_readout(c.settings, c.state)))));
+"""
+
+
+def test_the_mirror_says_a_run_has_stalled_when_the_core_does():
+    """stalled(): the same rule (SATURATED, a row off its target) on the states NumPy reached."""
+    runs = [(dict(lr=5.0), 0), (dict(lr=5.0), 60), (dict(init_scale=50.0), 0), (dict(lr=1.0), 300), ({}, 300),
+            (dict(tie="shared"), 300), (dict(tie="identity"), 5), (dict(d_k=64, init_scale=3.0, scaled=False), 1000)]
+    cases, want = [], []
+    for kw, steps in runs:
+        s = ac.TrainSettings(**kw)
+        state = ac.train(s, steps)[0]
+        cases.append({"settings": js_settings(s), "state": as_json_state(state)})
+        want.append(ac.stalled(ac.head_readout(s, state)))
+    assert run_driver(STALLED_DRIVER, cases, expect=len(cases)) == want
+    assert 0 < sum(want) < len(want)  # both answers were met

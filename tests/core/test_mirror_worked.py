@@ -17,6 +17,8 @@ import pytest
 import attention_core as ac
 from node_mirror import run_driver
 
+pytestmark = pytest.mark.node
+
 RTOL, ATOL = 1e-12, 1e-13
 N_CASES = 1200
 

@@ -210,6 +210,31 @@ def test_a_saturated_start_has_a_vanishing_gradient():
     assert np.all(ac.head_readout(s, ac.init_state(s)).weights.max(axis=1) < 0.9)
 
 
+def readout_at(step: int, **kw) -> ac.HeadReadout:
+    s = ac.TrainSettings(**kw)
+    return ac.head_readout(s, ac.train(s, step)[0])
+
+
+def test_a_run_stalls_when_the_softmax_saturates_on_the_wrong_tokens():
+    """Issue 54, 5: at lr 5 Adam throws the scores so far that every row is one-hot, some on the
+    wrong token, and the gradient is 1.8e-47: the run no longer moves. stalled() says so; a run
+    that learned (one-hot rows on their targets), one still learning, a tied map at its floor and
+    Q = K = X (no gradient, no saturation) have not stalled."""
+    r = readout_at(100, lr=5.0)
+    assert ac.stalled(r) and r.grad_norm < 1e-40 and r.loss == pytest.approx(1.0, abs=1e-6)
+    assert not ac.stalled(readout_at(0, lr=5.0))  # the start is fine: the first steps do it
+    assert ac.stalled(readout_at(0, init_scale=50.0))  # a saturated start
+    assert ac.stalled(readout_at(1000, d_k=64, init_scale=3.0, scaled=False))  # the dk64-raw story, late
+    learned = readout_at(300, lr=1.0)  # saturated too, but on the targets
+    assert np.all(learned.weights.max(axis=1) >= ac.SATURATED) and not ac.stalled(learned)
+    assert not ac.stalled(readout_at(300))
+    assert not ac.stalled(readout_at(300, tie="shared"))  # stuck at its floor, but not saturated
+    identity = readout_at(10, tie="identity")
+    assert identity.grad_norm == 0.0 and not ac.stalled(identity)
+    with pytest.raises(ValueError, match="HeadReadout"):
+        ac.stalled({"weights": np.eye(3)})
+
+
 # --------------------------------------------------------------------------- purity and seeds
 @pytest.mark.parametrize("tie", TIES)
 @pytest.mark.parametrize("optimizer", ["adam", "gd"])

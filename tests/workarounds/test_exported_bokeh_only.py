@@ -15,7 +15,8 @@ from html import escape
 import pytest
 
 from app.workarounds.exported_bokeh_only import bokeh_only
-from app.delivery.export import export_plate, export_site
+from app.delivery.export import export_plate
+from app.plates import registry
 from test_export import docs_json
 
 PANEL_SCRIPT_MARKERS = ("panel.min.js", "es-module-shims", "esms-options", "panel.js resource registry")
@@ -132,10 +133,12 @@ def test_an_exported_plate_holds_no_panel_model_or_script(slug, tmp_path):
     assert len(text) < 2.5e6
 
 
-def test_the_static_site_ships_no_panel_javascript(tmp_path):
-    written = export_site(tmp_path)
+def test_the_static_site_ships_no_panel_javascript(exported_site):
+    """The site the browser tests open (`export OUTDIR --site`, written once a run: fixtures.py)."""
+    written = sorted(exported_site.glob("*.html"))
+    assert {p.stem for p in written} == {"index", "slides", *registry.slugs()}, written
     for path in written:
         if path.name != "slides.html":
             assert_bokeh_only(path.read_text(encoding="utf-8"))
-    js = sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "_static").rglob("*.js"))
+    js = sorted(p.relative_to(exported_site).as_posix() for p in (exported_site / "_static").rglob("*.js"))
     assert js == ["_static/bokeh/bokeh-widgets.min.js", "_static/bokeh/bokeh.min.js"], js

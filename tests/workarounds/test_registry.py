@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-import shutil
 import subprocess
 from importlib.resources import files
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from app import workarounds as W
+from node_mirror import node_path  # tests/core (on the path: tests/conftest.py)
 
 JS_DIR = files("app").joinpath("workarounds", "js")
 SECTIONS = ("Replaces:", "Read against:", "Buys:", "Upstream report:")
@@ -84,12 +84,10 @@ process.stdout.write(JSON.stringify({ran, logs, status: W.status().probe, switch
 """
 
 
+@pytest.mark.node
 @pytest.mark.parametrize("version, ran", [("3.10.2", 2), ("3.11.0", 0), ("3.9.9", 0)])
 def test_the_browser_registry_checks_bokehs_version_and_the_switch(version, ran):
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    out = json.loads(subprocess.run([node, "-e", NODE, str(JS_DIR.joinpath("registry.js")), version],
+    out = json.loads(subprocess.run([node_path(), "-e", NODE, str(JS_DIR.joinpath("registry.js")), version],
                                     capture_output=True, text=True, check=True, timeout=60).stdout)
     assert out["ran"] == ran
     assert out["switched"] is False  # named in the switch: off

@@ -247,12 +247,27 @@ def readout_html(step: int, loss: float, grad: float, asym: float, worst: float,
     return f"<div class='ae-learn-readout'><span class='ae-big'>{big}</span><span class='ae-sub'>{sub}</span></div>"
 
 
-def story_html(name: str) -> str:
-    """The story these settings tell ('' for none)."""
-    if not name:
-        return ("<div class='ae-story'>Press <b>Train</b>, or pick a story above. Every setting replays the run "
-                "from its seed to the same step.</div>")
-    return f"<div class='ae-story'><b>{PRESET_LABELS[name]}.</b> {STORIES[name]}</div>"
+def story_html(name: str, stall: str = "") -> str:
+    """The story these settings tell; without one, why the run stalled (`stall`: STALL) or what to
+    do. learn.js's story_html writes the same."""
+    if name:
+        return f"<div class='ae-story'><b>{PRESET_LABELS[name]}.</b> {STORIES[name]}</div>"
+    if stall:
+        return f"<div class='ae-story'>{stall}</div>"
+    return ("<div class='ae-story'>Press <b>Train</b>, or pick a story above. Every setting replays the run "
+            "from its seed to the same step.</div>")
+
+
+# Why a run that attention_core calls stalled (ac.stalled) no longer moves, for a student. It names
+# no number (the readout above it shows the gradient norm), so it stays as it is while a stalled run
+# trains on: the story's text is written at every frame, and a new text lays the page out again.
+# learn.js's STALL says the same.
+STALL = ("<b>Training has stalled: the softmax saturated.</b> Every row of the weights is one-hot (one "
+         "weight near 1, the rest near 0), and some rows sit on the wrong token. A one-hot softmax hardly "
+         "changes when its scores change, so the gradient that reaches W_Q and W_K has vanished (the "
+         "gradient norm above) and no step moves them. Scores this large come from a large initial scale, "
+         "or from a learning rate that throws them there in a few steps: lower it, and the run replays "
+         "from its start.")
 
 
 def message_html(message: str) -> str:
@@ -265,4 +280,5 @@ def texts(state: LearnState, nums: dict | None = None) -> dict[str, str]:
     r = nums["readout"]
     return {"readout_div": readout_html(nums["step"], r.loss, r.grad_norm, r.asymmetry, float(np.min(r.target_mass)),
                                         state.tie, nums["note"]),
-            "story": story_html(state.story()), "message": message_html(state.message)}
+            "story": story_html(state.story(), STALL if ac.stalled(r) else ""),
+            "message": message_html(state.message)}

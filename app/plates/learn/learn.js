@@ -271,11 +271,19 @@ var LearnLive = (typeof globalThis !== "undefined" && globalThis.LearnLive) || (
     return "<div class='ae-learn-readout'><span class='ae-big'>" + big + "</span><span class='ae-sub'>" + sub +
       "</span></div>";
   }
-  function story_html(name) {  // data.py's story_html
-    if (!name) return "<div class='ae-story'>Press <b>Train</b>, or pick a story above. Every setting replays the run " +
+  function story_html(name, stall) {  // data.py's story_html
+    if (name) return "<div class='ae-story'><b>" + PRESET_LABELS[name] + ".</b> " + STORIES[name] + "</div>";
+    if (stall) return "<div class='ae-story'>" + stall + "</div>";
+    return "<div class='ae-story'>Press <b>Train</b>, or pick a story above. Every setting replays the run " +
       "from its seed to the same step.</div>";
-    return "<div class='ae-story'><b>" + PRESET_LABELS[name] + ".</b> " + STORIES[name] + "</div>";
   }
+  // data.py's STALL: why a stalled run (M.stalled, attention_core's stalled) no longer moves.
+  var STALL = "<b>Training has stalled: the softmax saturated.</b> Every row of the weights is one-hot (one " +
+    "weight near 1, the rest near 0), and some rows sit on the wrong token. A one-hot softmax hardly " +
+    "changes when its scores change, so the gradient that reaches W_Q and W_K has vanished (the " +
+    "gradient norm above) and no step moves them. Scores this large come from a large initial scale, " +
+    "or from a learning rate that throws them there in a few steps: lower it, and the run replays " +
+    "from its start.";
   function message_html(text) { return text ? "<div class='ae-learn-message' role='alert'>" + text + "</div>" : ""; }
 
   // Every source and text of the run as data.py's sources() and texts() build them.
@@ -295,7 +303,7 @@ var LearnLive = (typeof globalThis !== "undefined" && globalThis.LearnLive) || (
       loss_range: decades(run.loss, a.limits.floor), grad_range: decades(run.grad, a.limits.floor),
       readout_div: readout_html(run.state.step, r.loss, r.grad_norm, r.asymmetry, worst, run.st.tie,
                                 run.state.step < run.st.step ? run.stopped : "", a.limits.max_step),
-      story: story_html(story_of(run.st)),
+      story: story_html(story_of(run.st), M.stalled(r) ? STALL : ""),
     };
   }
 

@@ -161,7 +161,6 @@ class LearnPlate(PlateViewer):
         self.grad_plot = _history_figure("grad_plot", "Gradient norm (log)", "‖∂L/∂(W_Q, W_K)‖")
         for f in (self.loss_plot, self.grad_plot):
             f.title.text_font_size = "11pt"
-        self.grad_plot.xaxis.axis_label = f"step · 0 at {FLOOR:g}"  # short: it keeps 18 px in present mode
         self.grad_plot.line("step", "y", source=src["grad_norm"], line_color=PALETTE["keys"], line_width=2.5)
         self.grad_plot.scatter("step", "grad_norm", source=src["readout"], size=8, fill_color=PALETTE["keys"],
                                line_color=PALETTE["ink"])  # the step now (none for a gradient of 0)
@@ -221,7 +220,8 @@ class LearnPlate(PlateViewer):
             (self.loss_plot, "Line chart of the loss against the training step, on a log scale: it falls toward 0 "
                              "when the head learns the shift, and stops high when it cannot.", True),
             (self.grad_plot, "Line chart of the gradient norm of the query and key maps against the step, on a "
-                             "log scale: a saturated softmax shows as a gradient near zero."),
+                             "log scale: a saturated softmax shows as a gradient near zero; a gradient of exactly 0 "
+                             "is drawn at the bottom, 10⁻¹²."),
             (self.weights_plot, "Heatmap of the attention weights now, 6 × 6: row i is the weights token i gives "
                                 "each token."),
             (self.target_plot, "Heatmap of the target pattern: token i puts all its weight on token i + 1, the last "

@@ -182,10 +182,16 @@ def view_data(state: MaskingState, st: ac.MaskingSteps | None = None) -> dict:
     return data
 
 
+# A check passed (✓), failed (✗), or had nothing to check (–): a check of the rows with one
+# allowed key, when no row has one, is not passed, and says so.
+MARKS = {True: "✓", False: "✗", None: "–"}
+NOTHING = "nothing to check: "
+
+
 def checks_data(state: MaskingState, st: ac.MaskingSteps, mask: np.ndarray) -> dict:
     """The pins recomputed for the current mask, about the weights the page shows (zeroed after
-    the softmax in that mode): a ✓ never stands beside a cell that contradicts it. masking.js's
-    checks_data writes the same."""
+    the softmax in that mode): a ✓ never stands beside a cell that contradicts it, nor beside a
+    check with nothing to check (its "ok" is None). masking.js's checks_data writes the same."""
     n = state.n
     Q, K, V = state.qkv()
     contrast = bool(state.contrast)
@@ -202,12 +208,12 @@ def checks_data(state: MaskingState, st: ac.MaskingSteps, mask: np.ndarray) -> d
         sums_detail = f"{n - n_empty} of {n} rows sum to 1" + (f", {n_empty} to 0" if n_empty else "")
     blocked = ~mask  # (n, n)
     n_blocked = int(blocked.sum())
-    zero_ok = bool(np.all(shown_w[blocked] == 0.0))
-    zero_detail = f"{n_blocked} blocked, all exactly 0" if n_blocked else "nothing is blocked"
+    zero_ok = bool(np.all(shown_w[blocked] == 0.0)) if n_blocked else None
+    zero_detail = f"{n_blocked} blocked, all exactly 0" if n_blocked else NOTHING + "nothing is blocked"
     single = [i for i in range(n) if int(mask[i].sum()) == 1]  # rows with one allowed key
-    single_ok = all(float(shown_w[i][mask[i]][0]) == 1.0 for i in single)
+    single_ok = all(float(shown_w[i][mask[i]][0]) == 1.0 for i in single) if single else None
     if not single:
-        single_detail = "no row has exactly one allowed key"
+        single_detail = NOTHING + "no row has exactly one allowed key"
     elif single_ok:
         single_detail = ", ".join(qname(i) for i in single) + ": weight exactly 1 on the one key"
     else:
@@ -215,12 +221,12 @@ def checks_data(state: MaskingState, st: ac.MaskingSteps, mask: np.ndarray) -> d
         single_detail = f"{qname(i)}'s one key gets {fix(float(shown_w[i][mask[i]][0]), 3)}, not 1"
     shrink_rows = blocked.any(axis=1)  # (n,)
     cs = st.contrast_row_sums  # (n,)
-    shrink_ok = bool(np.all(cs[shrink_rows] < 1.0)) and bool(np.all(np.abs(cs[~shrink_rows] - 1.0) <= TOL))
     if shrink_rows.any():
+        shrink_ok = bool(np.all(cs[shrink_rows] < 1.0)) and bool(np.all(np.abs(cs[~shrink_rows] - 1.0) <= TOL))
         lo, hi = float(cs[shrink_rows].min()), float(cs[shrink_rows].max())
         shrink_detail = f"{int(shrink_rows.sum())} rows: sums {fix(lo, 3)} … {fix(hi, 3)}"
     else:
-        shrink_detail = "nothing blocked: both orders agree"
+        shrink_ok, shrink_detail = None, NOTHING + "no row blocks a key"
     out_loop, w_loop = ac.attention_loop(Q, K, V, mask)
     diff = max(float(np.max(np.abs(out_loop - st.output))), float(np.max(np.abs(w_loop - st.weights))))
     loop_ok = diff <= TOL
@@ -235,7 +241,7 @@ def checks_data(state: MaskingState, st: ac.MaskingSteps, mask: np.ndarray) -> d
          else "they disagree"),
         ("No NaN anywhere", finite_ok, "all weights and outputs finite"),
     ]
-    return {"check": [r[0] for r in rows], "ok": [r[1] for r in rows], "mark": ["✓" if r[1] else "✗" for r in rows],
+    return {"check": [r[0] for r in rows], "ok": [r[1] for r in rows], "mark": [MARKS[r[1]] for r in rows],
             "detail": [r[2] for r in rows]}
 
 

@@ -116,6 +116,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
   // About the weights the page shows (zeroed after the softmax in that mode): a check mark never
   // stands beside a cell that contradicts it (data.py's checks_data, in the same words).
   var SCORES_TITLES = ["Scores S/\u221ad_k + M", "Scores S/\u221ad_k (no M)"];
+  var NOTHING = "nothing to check: ";  // a check with nothing to check: "ok" null, marked \u2013 (data.py's MARKS)
   function checks_data(st, s, mask, rec) {
     var n = st.n, i, j, contrast = !!st.contrast;
     var shown_w = contrast ? s.contrast_weights : s.weights, shown_sums = contrast ? s.contrast_row_sums : s.row_sums;
@@ -141,8 +142,8 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     var sums_detail = contrast
       ? n_one + " of " + n + " rows sum to 1" + (sums_ok ? "" : ": zeroed after the softmax, the rest fall short")
       : (n - n_empty) + " of " + n + " rows sum to 1" + (n_empty ? ", " + n_empty + " to 0" : "");
-    var single_ok = single.every(function (p) { return p[1] === 1; }), single_detail;
-    if (!single.length) single_detail = "no row has exactly one allowed key";
+    var single_ok = single.length ? single.every(function (p) { return p[1] === 1; }) : null, single_detail;
+    if (!single.length) single_detail = NOTHING + "no row has exactly one allowed key";
     else if (single_ok) single_detail = single.map(function (p) { return qname(p[0]); }).join(", ") + ": weight exactly 1 on the one key";
     else {
       var bad = single.filter(function (p) { return p[1] !== 1; })[0];
@@ -159,17 +160,18 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     });
     var rows = [
       ["Each row of weights sums to 1 (0 if nothing allowed)", sums_ok, sums_detail],
-      ["Blocked pairs get weight exactly 0", zero_ok,
-        n_blocked ? n_blocked + " blocked, all exactly 0" : "nothing is blocked"],
+      ["Blocked pairs get weight exactly 0", n_blocked ? zero_ok : null,
+        n_blocked ? n_blocked + " blocked, all exactly 0" : NOTHING + "nothing is blocked"],
       ["A row with one allowed key gives it weight exactly 1", single_ok, single_detail],
-      ["Zeroed after softmax: a row that blocks sums below 1", shrink_ok,
-        n_shrink ? n_shrink + " rows: sums " + fix(lo, 3) + " \u2026 " + fix(hi, 3) : "nothing blocked: both orders agree"],
+      ["Zeroed after softmax: a row that blocks sums below 1", n_shrink ? shrink_ok : null,
+        n_shrink ? n_shrink + " rows: sums " + fix(lo, 3) + " \u2026 " + fix(hi, 3) : NOTHING + "no row blocks a key"],
       ["attention(Q, K, V, mask) equals a plain loop", loop_ok, loop_ok ? "differences < 1e-12" : "they disagree"],
       ["No NaN anywhere", finite_ok, "all weights and outputs finite"],
     ];
     return {
       check: rows.map(function (r) { return r[0]; }), ok: rows.map(function (r) { return r[1]; }),
-      mark: rows.map(function (r) { return r[1] ? "\u2713" : "\u2717"; }), detail: rows.map(function (r) { return r[2]; }),
+      mark: rows.map(function (r) { return r[1] === null ? "\u2013" : (r[1] ? "\u2713" : "\u2717"); }),
+      detail: rows.map(function (r) { return r[2]; }),
     };
   }
 
@@ -336,8 +338,9 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     return { settings: st, steps: s, mask: mask, data: d };
   }
 
-  // What the plate syncs. After a tap: the mask (Python reads the cells from it); after a run of
-  // widget changes or a reset: the widgets as this page holds them (p and w follow n here, quietly).
+  // What the plate syncs: the widgets as this page holds them (p and w follow n here, quietly),
+  // and after a run that tapped the mask, the mask too (Python reads the cells from it). Sent, the
+  // mask is drawn again: a run of widget changes alone leaves it out.
   function tap_sends(a) {
     var md = a.mask.data, copy = {};
     Object.keys(md).forEach(function (k) { copy[k] = Array.from(md[k]); });
@@ -347,6 +350,11 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     return [[a.n, { value: a.n.value }], [a.kind, { active: a.kind.active }], [a.p, { value: a.p.value }],
             [a.w, { value: a.w.value }], [a.causal_window, { active: a.causal_window.active.slice() }],
             [a.contrast, { active: a.contrast.active }]];
+  }
+  function run_sends(a) {
+    var tapped = a.mask.__ae_tapped === true;
+    a.mask.__ae_tapped = false;
+    return tapped ? widget_sends(a).concat(tap_sends(a)) : widget_sends(a);
   }
 
   // A run of widget changes (a held arrow key repeats every ~30 ms) is led by the browser: a.sync
@@ -363,7 +371,7 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     if (a.plot.__ae_shown === shown_key(settings(a))) return;
     AESync.mark(a);  // before the work: the sooner Python knows, the fewer steps it answers
     recompute(a);
-    AESync.until_still(a, function () { return widget_sends(a); });
+    AESync.until_still(a, function () { return run_sends(a); });
   }
 
   // The first step of a run reaches Python before "busy" does, so Python answers it, and on a
@@ -385,6 +393,10 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
 
   // A tap on the mask flips one cell; the plate becomes custom, starting from the mask on screen.
   // Bokeh reports the second of two quick taps as a DoubleTap: view.py sends both here.
+  // Taps in a row are a run, as a held key is: Python reads the mask once they have been still for
+  // AESync.STILL_MS. Folded at each tap instead, Python's answer to one tap landed after the next
+  // and drew the mask one tap back until the next answer came (a repaint of every map and a
+  // layout of the page per tap: the served page's click took half as long again as the file's).
   function on_tap(a, ev) {
     var n = a.y_range.factors.length;
     var j = Math.floor(ev.x), k = Math.floor(ev.y);
@@ -392,12 +404,13 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
     var i = n - 1 - k;  // rows are listed bottom-up: factors are [qn, ..., q1]
     var al = a.mask.data.allowed;
     if (al.length !== n * n) return;
-    AESync.lead(a);  // Python lets the browser lead until the gesture ends
+    AESync.mark(a);  // Python lets the browser lead until the taps end
+    a.mask.__ae_tapped = true;
     al[i * n + j] = !al[i * n + j];
     updating = true;
     try { a.kind.active = a.kinds.indexOf("custom"); } finally { updating = false; }
     recompute(a);
-    AESync.commit(a, tap_sends(a));  // the mask goes to Python, which folds everything in once
+    AESync.until_still(a, function () { return run_sends(a); });  // then the mask goes to Python, once
   }
 
   function defaults(a) {  // the state's defaults, by URL field name (MaskingState's, in a.link)
@@ -457,7 +470,8 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
 
   // MaskingState.apply_url's rules for what the link set (AELink.read has parsed and checked it):
   // p and w within their bounds and at most n, with a notice naming n whenever the number asked
-  // for is not the one kept; the cells fitted to n. Returns those notices.
+  // for is not the one kept; the cells fitted to n, with a notice when they are not drawn as
+  // given. Returns those notices.
   function url_apply(a, v) {
     if (!Object.keys(v).length) return [];  // nothing to set: the page keeps Python's numbers
     var now = settings(a), f = a.link.fields, notices = [];
@@ -473,6 +487,12 @@ var MaskingLive = (typeof globalThis !== "undefined" && globalThis.MaskingLive) 
         notices.push("'" + name + "' set to " + st[name] + ", the nearest allowed value (" + lo + "..n, n = " + n + ")");
       }
     });
+    if (v.cells) {
+      var m = v.cells.length, x = " \u00d7 ";
+      if (st.kind !== "custom") notices.push("'cells' not shown: only kind=custom draws them (kind is " + st.kind + ")");
+      else if (m < n) notices.push("'cells' fitted to n = " + n + ": the " + m + x + m + " given fill the top left, the rest follow the causal rule");
+      else if (m > n) notices.push("'cells' cut to n = " + n + ": the top left " + n + x + n + " of the " + m + x + m + " given");
+    }
     updating = true;
     try {
       a.n.value = st.n;

@@ -7,7 +7,7 @@ import numpy as np
 import param
 
 import attention_core as ac
-from app.shared.state import PlateState
+from app.shared.state import PlateState, first_texts
 
 N_MIN, N_MAX, N_DEFAULT = 3, 8, 5
 D_MODEL = 4
@@ -124,10 +124,13 @@ class MaskingState(PlateState):
         return super().parse_url_value(name, text)
 
     def apply_url(self, args) -> list[str]:
-        """As PlateState.apply_url, and a notice when p or w had to come down to n."""
+        """As PlateState.apply_url, and a notice when p or w had to come down to n, and when the
+        cells are not drawn as given (another kind of mask, another n). masking.js's url_apply
+        words them the same."""
         notices = super().apply_url(args)
+        first = first_texts(args)
         for name in ("p", "w"):
-            text = args.get(name)
+            text = first.get(name)
             if text is None or any(note.startswith(f"ignored '{name}") for note in notices):
                 continue
             try:
@@ -139,6 +142,16 @@ class MaskingState(PlateState):
                 low = self.param[name].bounds[0]
                 notices.append(f"'{name}' set to {getattr(self, name)}, the nearest allowed value "
                                f"({low}..n, n = {self.n})")
+        text = first.get("cells")
+        if text is not None and not any(note.startswith("ignored 'cells") for note in notices):
+            m, n = parse_cells(text).shape[0], self.n
+            if self.kind != "custom":
+                notices.append(f"'cells' not shown: only kind=custom draws them (kind is {self.kind})")
+            elif m < n:
+                notices.append(f"'cells' fitted to n = {n}: the {m} × {m} given fill the top left, "
+                               "the rest follow the causal rule")
+            elif m > n:
+                notices.append(f"'cells' cut to n = {n}: the top left {n} × {n} of the {m} × {m} given")
         return notices
 
     def url_spec(self) -> dict:

@@ -64,11 +64,16 @@ def check_expression(positions: bool, cross: bool) -> tuple[str, str]:
     return f"{fn}(X{y})[perm]", f"{fn}(X[perm]{y})"
 
 
-def check_html(equal: bool, max_diff: float, positions: bool, cross: bool) -> str:
+def check_html(equal: bool, max_diff: float, positions: bool, cross: bool, reordered: bool = True) -> str:
+    """The check's readout; in the original order (`reordered` False) both sides are the same
+    array, and it says there was nothing to check instead of what a reordering shows."""
     left, right = check_expression(positions, cross)
     verdict = "True" if equal else "False"
-    note = ("reordering the tokens only reorders the outputs" if equal else
-            "the positions make the outputs depend on where each token sits")
+    if not reordered:
+        note = "nothing to check: the tokens are in their original order, so both sides are the same; shuffle them"
+    else:
+        note = ("reordering the tokens only reorders the outputs" if equal else
+                "the positions make the outputs depend on where each token sits")
     return (
         "<div class='ae-readout'><span class='ae-big'>np.allclose → " + verdict + "</span>"
         "<span class='ae-sub'>max |" + left + " − " + right + "| " + diff_clause(max_diff) + "</span>"
@@ -144,7 +149,7 @@ def frame_data(f: Frame) -> dict:
         "factors": {"rows": list(reversed(rows)), "keys": keys, "keys_sum": [*keys, SUM_FACTOR],
                     "original": list(reversed(orig))},
         "order": order_html(n, f.perm),
-        "check": check_html(f.equal, f.max_diff, f.positions, f.cross),
+        "check": check_html(f.equal, f.max_diff, f.positions, f.cross, list(f.perm) != list(range(n))),
     }
 
 

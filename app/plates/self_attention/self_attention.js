@@ -73,9 +73,11 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
     return [fn + "(X" + y + ")[perm]", fn + "(X[perm]" + y + ")"];
   }
 
-  function check_html(equal, max_diff, positions, cross) {
+  function check_html(equal, max_diff, positions, cross, reordered) {  // data.py's check_html
     var lr = check_expression(positions, cross);
-    var note = equal ? "reordering the tokens only reorders the outputs"
+    var note = reordered === false
+      ? "nothing to check: the tokens are in their original order, so both sides are the same; shuffle them"
+      : equal ? "reordering the tokens only reorders the outputs"
       : "the positions make the outputs depend on where each token sits";
     return "<div class='ae-readout'><span class='ae-big'>np.allclose \u2192 " + (equal ? "True" : "False") +
       "</span><span class='ae-sub'>max |" + lr[0] + " \u2212 " + lr[1] + "| " + diff_clause(max_diff) + "</span>" +
@@ -154,7 +156,7 @@ var SelfAttentionLive = (typeof globalThis !== "undefined" && globalThis.SelfAtt
       },
       factors: { rows: rows.slice().reverse(), keys: keys, keys_sum: keys.concat([SUM_FACTOR]), original: orig.slice().reverse() },
       order: order_html(D, n, f.perm),
-      check: check_html(f.equal, f.max_diff, f.positions, f.cross),
+      check: check_html(f.equal, f.max_diff, f.positions, f.cross, !f.perm.every(function (t, i) { return t === i; })),
     };
   }
 

@@ -49,6 +49,12 @@ CSS = """
 }
 """
 
+# The text box that cannot be read (view.py and worked.js add the class): a red border, which
+# page.js turns into its dark partner in dark mode; both stand 3:1 against the page and the box.
+INVALID_CSS = """
+:host(.wk-invalid) .bk-input, :host(.wk-invalid) .bk-input:focus { border-color: #b3261e; box-shadow: 0 0 0 1px #b3261e; }
+"""
+
 
 def table_html(st, names, K, V, step: int, scaled: bool, d_k: int) -> str:
     """The step-by-step table; hidden stages show '?'. worked.js's table_html writes the same.
@@ -263,6 +269,19 @@ def length_slider(state: WorkedState) -> dict:
     norm = float(np.sqrt(np.sum(q * q)))
     return {"end": slider_end(q), "value": max(MIN_SLIDER, norm), "disabled": norm == 0,
             "title": LENGTH_TITLES[norm == 0], "show_value": norm != 0}
+
+
+# The Example menu names the chosen preset while the page shows its numbers; once they differ
+# from its own, however they came (a link, typing, a drag, Python's state in a notebook), the
+# entry says so ("Restore its numbers" brings them back), first: the menu is narrower than the
+# longer labels, and the end of a label is cut off. worked.js's preset_options writes the same.
+EDITED = "(numbers edited) "
+
+
+def preset_options(state: WorkedState) -> list[tuple[str, str]]:
+    """The Example menu's (value, label) pairs for `state`."""
+    own = state.is_preset()
+    return [(k, ("" if own or k != state.preset else EDITED) + p["label"]) for k, p in PRESETS.items()]
 
 
 # The length slider's title; worked.js writes the same.

@@ -14,6 +14,10 @@ MAX_ENTRY = 10.0  # every typed number lies in [-10, 10]; scores stay below 400,
 MAX_KEYS = 6
 MAX_DK = 16  # a query and its keys; the panels draw the first two entries
 MAX_DV = 16
+# What a text box holds (the browser cuts a paste there): far more than 6 keys of 16 numbers take,
+# so that a long paste arrives whole and is counted (300 keys: "300 keys; at most 6 here"), and a
+# paste that reaches it is said to be too long, never counted as if it were all there.
+MAX_TEXT = 20000
 
 # A part SPLIT leaves holds no space, so a link's number pattern (app.shared.state.NUMBER) reads it.
 SPLIT = re.compile(r"\s*,\s*|\s+")
@@ -75,6 +79,17 @@ def rows_text(a) -> str:
     return "\n".join(vector_text(r) for r in np.atleast_2d(a))
 
 
+def js_length(text: str) -> int:
+    """The length the browser counts (UTF-16 code units), which its text box's limit is in."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def too_long(field: str) -> str:
+    """The message for a box filled to MAX_TEXT (worked.js's too_long says the same)."""
+    fits = f"a query has at most {MAX_DK} numbers" if field == "query" else f"at most {MAX_KEYS} {field} fit here"
+    return f"too long: this box holds at most {MAX_TEXT} characters and cut off the rest; {fits}"
+
+
 def read_inputs(texts: dict, good: dict, edited: str):
     """Parse the three text boxes together. Returns (arrays or None, {field: message}).
 
@@ -90,6 +105,9 @@ def read_inputs(texts: dict, good: dict, edited: str):
         text = texts[f]
         if good.get(f) is not None and text == (vector_text(good[f][0]) if f == "query" else rows_text(good[f])):
             out[f] = np.asarray(good[f], dtype=float)  # (1, d_k) or (M, d)
+            continue
+        if js_length(text) >= MAX_TEXT:  # the box may have cut it: what it holds is not what was pasted
+            errors[f] = too_long(f)
             continue
         try:
             out[f] = np.asarray(parsers[f](text), dtype=float)  # (1, d_k) or (M, d)

@@ -28,8 +28,8 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from app.plates.worked.data import CSS, error_html, length_slider, sources, texts
-from app.plates.worked.inputs import read_inputs, rows_text, vector_text
+from app.plates.worked.data import CSS, INVALID_CSS, error_html, length_slider, preset_options, sources, texts
+from app.plates.worked.inputs import MAX_TEXT, read_inputs, rows_text, vector_text
 from app.plates.worked.panels import ranges
 from app.plates.worked.presets import PRESETS, key_names, presets_js
 from app.plates.worked.scenes import SCENES
@@ -94,14 +94,16 @@ class WorkedPlate(PlateViewer):
         self.restore_w = Button(name="restore", label="Restore its numbers", width=130)
         self.scaled_w = CheckboxGroup(name="scaled", labels=["scale the scores ÷√d_k"], active=[], width=160,
                                       margin=(12, 5, 5, 10))
-        self.query_w = TextInput(name="query_text", title="Query q (numbers separated by commas)", width=300)
+        # A box that cannot be read is marked (INVALID_CSS); each holds MAX_TEXT characters.
+        box = dict(max_length=MAX_TEXT, stylesheets=[InlineStyleSheet(css=INVALID_CSS)])
+        self.query_w = TextInput(name="query_text", title="Query q (numbers separated by commas)", width=300, **box)
         self.query_err = div(name="query_error", text="", width=300, visible=False,
                              margin=(0, 5, 4, 5))
-        self.keys_w = TextAreaInput(name="keys_text", title="Keys, one per line", rows=4, width=300)
+        self.keys_w = TextAreaInput(name="keys_text", title="Keys, one per line", rows=4, width=300, **box)
         self.keys_err = div(name="keys_error", text="", width=300, visible=False,
                              margin=(0, 5, 4, 5))
         self.values_w = TextAreaInput(name="values_text", title="Values, one per line (a number or a vector)",
-                                      rows=4, width=300)
+                                      rows=4, width=300, **box)
         self.values_err = div(name="values_error", text="", width=300, visible=False,
                              margin=(0, 5, 4, 5))
         self.length_w = Slider(name="length", title="Query length |q|", start=MIN_SLIDER, end=BASE_SLIDER_END,
@@ -345,9 +347,11 @@ class WorkedPlate(PlateViewer):
                     w.value_input = written[f]
                     self._errors[f] = ""
             self._shown = shown
-        for f, d in (("query", self.query_err), ("keys", self.keys_err), ("values", self.values_err)):
+        for f, d, w in (("query", self.query_err, self.query_w), ("keys", self.keys_err, self.keys_w),
+                        ("values", self.values_err, self.values_w)):
             set_if_changed(d, "text", error_html(self._errors[f]))
             set_if_changed(d, "visible", bool(self._errors[f]))
+            set_if_changed(w, "css_classes", ["wk-invalid"] if self._errors[f] else [])
         stale = any(self._errors.values())
         set_if_changed(self.table_div, "css_classes", ["wk-stale", "wk-said"] if stale else [])
         set_if_changed(self.output_div, "css_classes", ["wk-stale"] if stale else [])
@@ -376,6 +380,7 @@ class WorkedPlate(PlateViewer):
         put = as_the_browser_left_it if self._left_by_page else set_each
         self._left_by_page = False
         set_if_changed(self.preset_w, "value", s.preset)
+        set_if_changed(self.preset_w, "options", preset_options(s))
         put(self.scaled_w, active=[0] if s.scaled else [])
         put(self.stage_w, active=None if step == 0 else step - 1)
         set_if_changed(self.back_w, "disabled", step == 0)

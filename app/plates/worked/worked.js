@@ -8,7 +8,7 @@
 var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) || (function () {
   "use strict";
   var M = AttentionMirror;
-  var LIMITS = { max_entry: 10, max_keys: 6, max_dk: 16, max_dv: 16, stages: 5, sweep_points: 61,
+  var LIMITS = { max_entry: 10, max_keys: 6, max_dk: 16, max_dv: 16, max_text: 20000, stages: 5, sweep_points: 61,
                  min_slider: 0.1, base_slider_end: 8, snap: 0.05, hit_px: 22, margin: 0.5 };
   var drags = {};     // plot id -> {target: "query" | index, which: "keys" | "values"}
   // Bokeh runs CustomJS callbacks asynchronously, so a widget this file set quietly (or Python set
@@ -91,6 +91,12 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
   function vector_text(v) { return as_list(v).map(entry).join(", "); }
   function rows_text(a) { return a.map(vector_text).join("\n"); }
 
+  // A box filled to its limit may have cut a paste: said so, never counted (inputs.py's too_long).
+  function too_long(field) {
+    var fits = field === "query" ? "a query has at most " + LIMITS.max_dk + " numbers" : "at most " + LIMITS.max_keys + " " + field + " fit here";
+    return "too long: this box holds at most " + LIMITS.max_text + " characters and cut off the rest; " + fits;
+  }
+
   // texts, good: {query, keys, values}; good.query is [[...]] like the parsed query. -> {arrays, errors}
   function read_inputs(texts, good, edited) {
     var errors = {}, out = {}, any = false;
@@ -102,6 +108,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     ["query", "keys", "values"].forEach(function (f) {
       var g = good[f];
       if (g != null && texts[f] === (f === "query" ? vector_text(g[0]) : rows_text(g))) { out[f] = g; return; }
+      if (texts[f].length >= LIMITS.max_text) { errors[f] = too_long(f); any = true; return; }
       try { out[f] = parsers[f](texts[f]); } catch (err) {
         if (!(err instanceof InputError)) throw err;
         errors[f] = err.message; any = true;
@@ -333,6 +340,11 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     quiet(a.query_error, { text: error_html(errors.query || ""), visible: !!errors.query });
     quiet(a.keys_error, { text: error_html(errors.keys || ""), visible: !!errors.keys });
     quiet(a.values_error, { text: error_html(errors.values || ""), visible: !!errors.values });
+    // The box that cannot be read is marked (data.py's INVALID_CSS; mark_invalid tells screen readers).
+    [["query", a.query_text], ["keys", a.keys_text], ["values", a.values_text]].forEach(function (p) {
+      var want = errors[p[0]] ? ["wk-invalid"] : [];
+      if (String(p[1].css_classes || []) !== String(want)) quiet(p[1], { css_classes: want });
+    });
     // The table and the output are the last good ones while a box cannot be read (view.py does the same).
     var stale = !!(errors.query || errors.keys || errors.values);
     [[a.table_view, ["wk-stale", "wk-said"]], [a.output_view, ["wk-stale"]]].forEach(function (p) {
@@ -449,14 +461,14 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     return st;
   }
 
-  // The Example menu names the preset while the page shows its numbers; once a number is
-  // edited the chosen entry says so ("Restore its numbers" brings them back).
-  var EDITED = " (numbers edited)";
+  // The Example menu names the preset while the page shows its numbers; once they differ from
+  // its own the chosen entry says so, first (data.py's preset_options).
+  var EDITED = "(numbers edited) ";
   function preset_options(options, chosen, own) {
     return Array.from(options).map(function (o) {
       var v = Array.isArray(o) ? o[0] : o, label = String(Array.isArray(o) ? o[1] : o);
-      if (label.slice(-EDITED.length) === EDITED) label = label.slice(0, -EDITED.length);
-      return [v, v === chosen && !own ? label + EDITED : label];
+      if (label.indexOf(EDITED) === 0) label = label.slice(EDITED.length);
+      return [v, v === chosen && !own ? EDITED + label : label];
     });
   }
 
@@ -734,8 +746,23 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
     return "Weights " + parts.join(", ") + ". Output " + out + ".";
   }
 
+  // A marked box says so to a screen reader too (aria-invalid on its input element), whoever
+  // marked it (this file, or Python's answer on a served page): after every change of the widget,
+  // since a re-render makes a new element.
+  function mark_invalid(w) {
+    function apply() {
+      var root = AEBokehView.root(w), el = root && root.querySelector("input, textarea");
+      if (!el) return;
+      var invalid = Array.from(w.css_classes || []).indexOf("wk-invalid") >= 0;
+      if ((el.getAttribute("aria-invalid") === "true") !== invalid) el.setAttribute("aria-invalid", invalid ? "true" : "false");
+    }
+    apply();
+    w.change.connect(function () { setTimeout(apply, 0); });
+  }
+
   function on_ready(a) {
     if (typeof document === "undefined") return;
+    if (typeof Bokeh !== "undefined" && Bokeh.index) [a.query_text, a.keys_text, a.values_text].forEach(mark_invalid);
     ["keys", "values"].forEach(function (which) {
       AEA11y.handles(which === "keys" ? a.keys_plot : a.values_plot, {
         targets: function () { return kb_targets(a, which); },
@@ -747,7 +774,7 @@ var WorkedLive = (typeof globalThis !== "undefined" && globalThis.WorkedLive) ||
 
   var api = {
     LIMITS: LIMITS, fixed: fixed, short: short, expo: expo, exp_text: exp_text, entry: entry,
-    vec_text: vec_text, esc: esc, parse_vector: parse_vector, parse_rows: parse_rows, vector_text: vector_text,
+    vec_text: vec_text, esc: esc, parse_vector: parse_vector, parse_rows: parse_rows, vector_text: vector_text, too_long: too_long,
     rows_text: rows_text, read_inputs: read_inputs, key_names: key_names, table_html: table_html,
     output_html: output_html, score_sum: score_sum, stage_note: stage_note, guess_vector: guess_vector,
     feedback_html: feedback_html, error_html: error_html, panel_note: panel_note, sweep_note: sweep_note,

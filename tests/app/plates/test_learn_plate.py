@@ -15,6 +15,7 @@ import pytest
 from bokeh.document import Document
 
 import attention_core as ac
+from app.delivery.page import plate_page
 from app.plates.learn import data
 from app.plates.learn.data import init_normals, replay, sources, texts
 from app.plates.learn.state import MAX_STEP, OPTIMIZERS, TIES, LearnState, preset_values
@@ -30,6 +31,7 @@ CASES = [  # (settings, step): every tie, both optimisers, both scalings, the wi
     (preset_values("dk64-raw"), 20), (preset_values("dk64-scaled"), 90),
     ({"tie": "identity", "d_k": 64, "scaled": False}, 15), ({"optimizer": "gd", "lr": 1.0, "seed": 9, "d_k": 1}, 400),
     ({"tie": "shared", "init_scale": 0.01, "seed": 15, "d_k": 16, "lr": 0.3}, 160),
+    ({"lr": 5.0}, 60), ({**preset_values("saturated"), "optimizer": "adam"}, 130),  # stalled: no story tells why
 ]
 
 
@@ -103,6 +105,31 @@ def test_the_plate_follows_its_state_and_pushes_data_pys_numbers():
         assert (plate.readout_div.text, plate.story_div.text, plate.message_div.text) == (
             words["readout_div"], words["story"], words["message"])
     assert plate.wq_x.end == 64 - 0.5  # dk64-raw: the maps are 64 wide
+
+
+def test_a_stalled_run_says_why():
+    """Issue 54, 5: /learn?lr=1e6 (clamped to 5) froze at loss 1.000 and gradient norm 1.8e-47
+    while the page said "Press Train, or pick a story above". A run that attention_core calls
+    stalled says why, in a student's words; a run that learned, or one a story tells, does not."""
+    page = plate_page("learn", {"lr": "1e6", "step": "300"})
+    assert page.plate.state.lr == 5.0
+    story = page.plate.story_div.text
+    assert "Training has stalled" in story and "saturated" in story and "vanished" in story, story
+    assert "gradient norm 1.8e-47" in page.plate.readout_div.text and "the gradient norm above" in story
+    assert "Press <b>Train</b>" not in story
+    assert "lower it, and the run replays" in story  # what to do about it
+    for settings, step in (({}, 300), ({"lr": 1.0}, 300), ({"tie": "identity"}, 10)):
+        assert "stalled" not in texts(state_of(settings, step))["story"], settings
+    told = texts(state_of(preset_values("saturated"), 100))["story"]  # its story says it already
+    assert told.startswith("<div class='ae-story'><b>Start saturated") and "stalled" not in told
+
+
+def test_the_gradient_chart_says_what_its_axes_show():
+    """Issue 54, 5: the x axis read "step · 0 at 1e-12"."""
+    plate = LearnPlate()
+    assert plate.grad_plot.xaxis[0].axis_label == "step" == plate.loss_plot.xaxis[0].axis_label
+    assert "gradient" in plate.grad_plot.yaxis[0].axis_label.lower() or "∂L" in plate.grad_plot.yaxis[0].axis_label
+    assert "10⁻¹²" in plate.explanation  # where a gradient of exactly 0 is drawn, said in words
 
 
 def test_the_replay_cache_gives_a_fresh_runs_numbers():
@@ -283,6 +310,7 @@ def close(a, b, rtol=1e-9) -> bool:
     return abs(float(a) - float(b)) <= rtol * max(1.0, abs(float(a)), abs(float(b)))
 
 
+@pytest.mark.node
 def test_the_glue_draws_what_python_draws_at_a_step():
     """learn.js trains from the seed's draws to the step and draws every source and text as data.py
     does: numbers to 1e-9 relative (measured: ~1e-15, 1e-11 at step 20 of the saturated dk64-raw run),
@@ -309,6 +337,7 @@ def test_the_glue_draws_what_python_draws_at_a_step():
         lim = data.limits(data.numbers(s))
         assert close(res["maps_limit"], lim["maps"]) and close(res["qk_limit"], lim["qk"])
         assert res["loss_range"] == list(lim["loss"]) and res["grad_range"] == list(lim["grad"])
+    assert any("Training has stalled" in res["story"] for res in got)  # the stalled runs' words were compared
     print(f"learn.js against attention_core, worst relative difference {worst:.2g}")
 
 
@@ -325,6 +354,7 @@ CHAOTIC = [  # (settings, steps): runs whose map from one step to the next magni
 ]
 
 
+@pytest.mark.node
 def test_a_chaotic_run_in_the_page_parts_from_numpys_after_a_while():
     """Why a served page takes Python's run as its own when Python answers (learn.js's adopt).
 
@@ -355,6 +385,7 @@ def test_a_chaotic_run_in_the_page_parts_from_numpys_after_a_while():
         assert (mass_py > 0.5) == (mass_js > 0.5)
 
 
+@pytest.mark.node
 def test_the_glue_builds_init_states_weights_from_the_draws():
     cases = [{"kind": "start", "settings": {"seed": seed, "d_k": d_k, "tie": tie, "init_scale": scale}, "step": 0}
              for seed, d_k, tie, scale in ((0, 8, "none", 1.0), (7, 64, "none", 30.0), (15, 1, "shared", 0.01),
@@ -369,6 +400,7 @@ def test_the_glue_builds_init_states_weights_from_the_draws():
             assert np.all(np.array(got["m"][name]) == 0) and np.all(np.array(got["v"][name]) == 0)
 
 
+@pytest.mark.node
 def test_the_glue_commits_the_settings_and_the_step_when_a_gesture_ends():
     one, reset, widget, bad, echo = run_glue([
         {"kind": "one_step", "settings": {}, "step": 5},

@@ -157,6 +157,7 @@ def test_at_d_k_64_the_division_decides():
     assert raw.loss[0] > scaled.loss[0]  # larger scores, rows nearer one-hot from the start
 
 
+@pytest.mark.node
 def test_learn_js_tells_the_same_stories():
     got = run_driver(r"""
 const L = require(process.argv[1]);

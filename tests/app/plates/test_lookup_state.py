@@ -22,6 +22,7 @@ from app.plates.lookup.state import VALUES
 from app.plates.lookup.state import DEFAULT_KEYS, DK_CHOICES, MAX_COORD, MAX_LENGTH, MIN_LENGTH, LookupState
 from app.plates.lookup.view import LookupPlate
 from app.shared.state import MAX_URL_VALUE, PAGE_PARAMS
+from app.shared.state import link_args
 
 FIELDS = LookupState.url_fields
 DEFAULTS = {"angle": 40.0, "length": 1.5, "d_k": 2, "scaled": False}
@@ -117,17 +118,31 @@ def test_url_round_trip_property(angle, length, d_k, scaled, keys):
 
 
 def test_clamps_out_of_range_with_notice():
-    """The length is clamped, with a notice; the angle is a direction, so -5 is 355 and 400 is 40,
-    with none (issue 43: -30 was clamped to 0)."""
+    """The length is clamped, with a notice; the angle is a direction, so -5 is 355 and 400 is 40
+    (issue 43: -30 was clamped to 0), and the page says so (issue 54: 9999 became 279 unsaid)."""
     s = LookupState()
     notices = s.apply_url({"length": "1e9", "angle": "-5"})
     assert s.length == MAX_LENGTH == 5.0
     assert s.angle == 355.0
-    assert len(notices) == 1 and "'length'" in notices[0] and "5" in notices[0], notices
+    assert notices == ["'length' set to 5, the nearest allowed value",
+                       "'angle' set to 355°, the same direction as -5°"], notices
     s = LookupState()
     notices = s.apply_url({"length": "0", "angle": "400"})
-    assert (s.length, s.angle) == (MIN_LENGTH, 40.0) and len(notices) == 1
+    assert (s.length, s.angle) == (MIN_LENGTH, 40.0) and len(notices) == 2
     assert_valid(s)
+    s = LookupState()
+    assert s.apply_url({"angle": "9999"}) == ["'angle' set to 279°, the same direction as 9999°"] and s.angle == 279.0
+    assert s.apply_url({"angle": "360.5"}) == ["'angle' set to 0.5°, the same direction as 360.5°"]
+    assert s.apply_url({"angle": "360"}) == [] and s.angle == 360.0  # in range: as given
+
+
+def test_a_setting_given_twice_is_read_once_and_said_to_be():
+    """Issue 54, 5: angle=90&angle=10 took the first without a word (app.delivery.page.session_args
+    kept only the first value)."""
+    s = LookupState()
+    assert s.apply_url(link_args([("angle", "90"), ("angle", "10")])) == [
+        "'angle' given 2 times: only the first, '90', is read"]
+    assert s.angle == 90.0
 
 
 def test_in_range_values_give_no_notice():

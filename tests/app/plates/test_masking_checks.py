@@ -19,6 +19,7 @@ from app.plates.masking.data import SCORES_TITLES, TOL, qname, view_data
 from app.plates.masking.state import KINDS, N_MAX, N_MIN, MaskingState
 
 NEG_INF = "−∞"
+MARKS = {True: "✓", False: "✗", None: "–"}  # passed, failed, nothing to check
 
 
 def modes():
@@ -46,8 +47,8 @@ def test_each_check_says_what_the_cells_show(kw):
     shown = grid(d["contrast_weights" if s.contrast else "weights"], "value", n)  # (n, n)
     sums = np.asarray(d["contrast_row_sums" if s.contrast else "row_sums"]["sum"])  # (n,)
     checks = dict(zip(d["checks"]["check"], zip(d["checks"]["ok"], d["checks"]["mark"], d["checks"]["detail"])))
-    for ok, mark, _ in checks.values():
-        assert mark == ("✓" if ok else "✗")
+    for ok, mark, detail in checks.values():
+        assert mark == MARKS[ok] and (ok is None) == detail.startswith("nothing to check: "), (ok, mark, detail)
 
     # Row sums: every Σ cell is 1 (0 for a row with nothing allowed, renormalised), and the count.
     ok, _, detail = checks["Each row of weights sums to 1 (0 if nothing allowed)"]
@@ -56,21 +57,26 @@ def test_each_check_says_what_the_cells_show(kw):
     ones = int(np.sum(np.abs(sums - 1.0) <= TOL))
     assert detail.startswith(f"{ones} of {n} rows sum to 1"), (detail, sums)
 
-    # Blocked cells show weight 0.
+    # Blocked cells show weight 0; with none blocked there is nothing to check (issue 54, 5).
     ok, _, detail = checks["Blocked pairs get weight exactly 0"]
-    assert ok == bool(np.all(shown[~allowed] == 0.0))
-    assert (f"{int((~allowed).sum())} blocked" in detail) if (~allowed).any() else detail == "nothing is blocked"
+    if (~allowed).any():
+        assert ok == bool(np.all(shown[~allowed] == 0.0)) and f"{int((~allowed).sum())} blocked" in detail
+    else:
+        assert ok is None and detail == "nothing to check: nothing is blocked"
 
-    # A row with one allowed key: its weight cell there reads exactly 1.
+    # A row with one allowed key: its weight cell there reads exactly 1; with no such row, there
+    # is nothing to check (issue 54, 5: a ✓ stood beside it).
     ok, _, detail = checks["A row with one allowed key gives it weight exactly 1"]
     single = [i for i in range(n) if allowed[i].sum() == 1]
-    assert ok == all(shown[i][allowed[i]][0] == 1.0 for i in single), (shown, detail)
     if not single:
-        assert detail == "no row has exactly one allowed key"
-    elif ok:
-        assert re.findall(r"q\d+", detail) == [qname(i) for i in single]
+        assert ok is None and detail == "nothing to check: no row has exactly one allowed key"
     else:
-        assert "not 1" in detail
+        assert ok == all(shown[i][allowed[i]][0] == 1.0 for i in single), (shown, detail)
+        assert re.findall(r"q\d+", detail) == [qname(i) for i in single] if ok else "not 1" in detail
+
+    # Zeroed after the softmax, a row that blocks a key sums below 1; with no such row, nothing to check.
+    ok, _, detail = checks["Zeroed after softmax: a row that blocks sums below 1"]
+    assert (ok is None) == (not (~allowed).any()), (ok, detail)
 
     # The scores panel: the mask before the softmax (−∞ where blocked), or not at all.
     texts = grid({**d["scores"], "t": list(range(len(d["scores"]["i"])))}, "t", n)
@@ -91,3 +97,16 @@ def test_zeroing_after_the_softmax_fails_the_row_sums_it_breaks():
     normal = view_data(MaskingState(n=5, kind="causal", contrast=False))
     assert dict(zip(normal["checks"]["check"], normal["checks"]["mark"]))[
         "A row with one allowed key gives it weight exactly 1"] == "✓"
+
+
+def test_a_check_with_nothing_to_check_says_so_instead_of_passing():
+    """Issue 54, 5: with no mask at all, ✓ stood beside "A row with one allowed key gets weight
+    exactly 1" (and beside the blocked pairs' check) with nothing to check."""
+    d = view_data(MaskingState(n=5, kind="none"))
+    rows = {c: (m, t) for c, m, t in zip(d["checks"]["check"], d["checks"]["mark"], d["checks"]["detail"])}
+    assert rows["A row with one allowed key gives it weight exactly 1"] == (
+        "–", "nothing to check: no row has exactly one allowed key")
+    assert rows["Blocked pairs get weight exactly 0"] == ("–", "nothing to check: nothing is blocked")
+    assert rows["Zeroed after softmax: a row that blocks sums below 1"][0] == "–"
+    assert rows["Each row of weights sums to 1 (0 if nothing allowed)"][0] == "✓"  # these still have rows to check
+    assert rows["No NaN anywhere"][0] == "✓"

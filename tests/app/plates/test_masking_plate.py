@@ -19,6 +19,7 @@ from app.plates.masking.data import SOURCES, checks_table_html, sources, texts
 from app.plates.masking.demo import demo_data, demo_numbers
 from app.plates.masking.state import KINDS, RECIPES, MaskingState, cells_text, fit_cells
 from app.plates.masking.view import MaskingPlate
+from hostile_links import python_notices, silent_changes  # tests/hostile_links.py
 
 
 def data(plate: MaskingPlate, name: str) -> dict:
@@ -136,12 +137,28 @@ def test_bad_links_give_a_notice_and_change_nothing_else(args, notice, check):
     assert np.all(np.isfinite(s.steps().weights))
 
 
-def test_a_small_custom_link_is_fitted_to_n():
+def test_a_small_custom_link_is_fitted_to_n_and_says_so():
+    """Issue 54, 5: every value a link gives that the page changes or drops gets its notice; a
+    2 × 2 mask shown in a 4 × 4 grid was changed without one."""
     s = MaskingState()
-    assert s.apply_url({"kind": "custom", "cells": "01.10", "n": "4"}) == []
+    assert s.apply_url({"kind": "custom", "cells": "01.10", "n": "4"}) == [
+        "'cells' fitted to n = 4: the 2 × 2 given fill the top left, the rest follow the causal rule"]
     want = ac.causal_mask(4)
     want[:2, :2] = [[False, True], [True, False]]
     assert np.array_equal(s.mask(), want)
+
+
+@pytest.mark.parametrize(("pairs", "notices"), [
+    ([("n", "3"), ("kind", "custom"), ("cells", "1000.1100.1110.1111")],
+     ["'cells' cut to n = 3: the top left 3 × 3 of the 4 × 4 given"]),
+    ([("cells", "10.11")], ["'cells' not shown: only kind=custom draws them (kind is causal)"]),
+    ([("kind", "window"), ("cells", "100.110.111"), ("n", "3")],
+     ["'cells' not shown: only kind=custom draws them (kind is window)"]),
+    ([("kind", "custom"), ("cells", "100.110.111"), ("n", "3")], []),  # as given: nothing to say
+])
+def test_cells_a_link_gives_are_never_changed_or_dropped_unsaid(pairs, notices):
+    assert python_notices("masking", pairs) == tuple(notices)
+    assert silent_changes("masking", pairs) == []
 
 
 # --------------------------------------------------------------------------- the plate

@@ -19,6 +19,7 @@ from app.delivery.page import plate_page
 from app.plates.multi_head.data import recipes, sources, summary_html, texts
 from app.plates.multi_head.state import D_CHOICES, H_CHOICES, MultiHeadState, split_problem
 from app.plates.multi_head.view import SOURCE_ATTRS, MultiHeadPlate
+from app.shared.state import link_args
 
 from node_mirror import GLUE_PRELUDE, library_file, node_path  # tests/core (on the path: tests/conftest.py)
 
@@ -343,6 +344,7 @@ def assert_same_data(py: dict, js: dict, where: str):
                 assert abs(float(a) - float(b)) <= 1e-12 * (1 + abs(float(a))), (where, col, a, b)
 
 
+@pytest.mark.node
 def test_the_glue_builds_what_python_builds():
     settings = [(d, h, n) for d in D_CHOICES for h in H_CHOICES for n in (2, 5, 8) if d % h == 0]
     results = run_glue([{"kind": "compute", "d_model": d, "h": h, "n": n} for d, h, n in settings])
@@ -359,6 +361,7 @@ def test_the_glue_builds_what_python_builds():
     assert run_glue([{"kind": "compute", "d_model": 8, "h": 1, "n": 5}])[0]["problem"] == ""
 
 
+@pytest.mark.node
 def test_on_a_phone_the_glue_and_python_place_the_head_maps_alike_within_the_room():
     """The browser reports its room (AEA11y.room(): 378 px on a 390 px phone); both sides then put
     as many maps of N_MAX tokens to a row as fit it, so Python's answer moves nothing the browser
@@ -440,6 +443,7 @@ URLS = ["", "h=4", "d_model=16&h=8&n=8", "d_model=4&h=8", "d_model=4", "n=99", "
         "d_model=7", "h=3&n=3", "zzz=1&embed=1", "d_model=512&h=8", "n=" + "9" * 300, "h=%204", "n=3&n=6&h=4&h=8"]
 
 
+@pytest.mark.node
 def test_apply_url_in_the_exported_page_follows_the_python_rules():
     from urllib.parse import parse_qsl
 
@@ -449,10 +453,8 @@ def test_apply_url_in_the_exported_page_follows_the_python_rules():
     for c, res in zip(cases, results):
         d, h, n = c["start"]
         s = MultiHeadState(d_model=d, h=h, n=n)
-        args = {}
-        for k, v in parse_qsl(c["query"], keep_blank_values=True):
-            args.setdefault(k, v)  # the first of a repeated setting, as app.delivery.page.session_args
-        notices = s.apply_url(args)
+        # as app.delivery.page.session_args gives the link
+        notices = s.apply_url(link_args(parse_qsl(c["query"], keep_blank_values=True)))
         assert res["notices"] == notices, (c, res["notices"], notices)
         assert res["setting"]["d_model"] == [s.d_model] and res["setting"]["h"] == [s.h] and res["setting"]["n"] == [s.n], (
             c, res["setting"], (s.d_model, s.h, s.n))
@@ -460,6 +462,7 @@ def test_apply_url_in_the_exported_page_follows_the_python_rules():
         assert res["url"] == s.to_url(), (c, res["url"])  # and the address the page then writes is Python's
 
 
+@pytest.mark.node
 def test_the_glue_leads_a_run_and_commits_the_widgets_at_its_end():
     """multi_head.js's half of the sync protocol (it used to put its busy mark on the settings'
     source): a valid change marks a.sync "busy" and recomputes in the page only; once the widgets

@@ -25,6 +25,7 @@ from app.plates.scaling.formulas import FORMULAS
 from app.plates.scaling.state import BINS, WIDTHS, ScalingState, histogram_tables, sample_stds
 from app.plates.scaling.view import ScalingPlate
 from app.shared.formatting import fix, sci
+from app.shared.state import link_args
 
 from node_mirror import library_file, node_path  # tests/core (on the path: tests/conftest.py)
 
@@ -313,6 +314,7 @@ def run_node(runner: str, job: dict, timeout: float = 120):
     return json.loads(proc.stdout)
 
 
+@pytest.mark.node
 def test_live_path_in_node_matches_the_python_render():
     rng = np.random.default_rng(31)
     numbers = np.concatenate([10.0 ** rng.uniform(-20, 3, 400) * rng.choice([-1, 1], 400),
@@ -400,6 +402,7 @@ LINKS = [
 ]
 
 
+@pytest.mark.node
 def test_exported_page_reads_a_link_as_python_does():
     """link.js with scaling.js's url_parse and url_apply (an exported page) against
     ScalingState.apply_url (a served page)."""
@@ -408,10 +411,7 @@ def test_exported_page_reads_a_link_as_python_does():
     p = ScalingPlate()
     for pairs, got in zip(LINKS, out):
         s = ScalingState()
-        first = {}
-        for k, v in pairs:
-            first.setdefault(k, v)  # a served page reads the first of a repeated setting
-        notices = s.apply_url(first)
+        notices = s.apply_url(link_args(pairs))  # as a served page reads it (app.delivery.page.session_args)
         assert got["notices"] == notices, pairs
         assert (got["d_k"], got["scaled"]) == (s.d_k, s.scaled), pairs
         p.d_k, p.scaled = s.d_k, s.scaled
@@ -468,6 +468,7 @@ process.stdin.on("end", async () => {
 """
 
 
+@pytest.mark.node
 def test_the_glue_leads_and_commits_once():
     """scaling.js's half of the protocol: a run of widget changes, a tap and a drag each mark the
     plate's a.sync "busy" while they last and end in one commit of the two widgets (the mark that

@@ -116,6 +116,21 @@ def test_positions_turn_the_check_false_with_the_pinned_difference():
     assert max(fd["sources"]["output_diff"]["value"]) == f.max_diff
 
 
+@pytest.mark.parametrize("positions", [False, True])
+@pytest.mark.parametrize("cross", [False, True])
+def test_the_original_order_has_nothing_to_check(positions, cross):
+    """Issue 54, 5 (a check with nothing to check): in the original order (shuffle 0) both sides
+    are the same array, and the page said "np.allclose → True" and "reordering the tokens only
+    reorders the outputs", with the positions on too. np.allclose's answer stays as it is; the
+    words say there was nothing to check."""
+    fd = frame_data(SelfAttentionState(shuffle=0, positions=positions, cross=cross).frame())
+    assert "np.allclose → True" in fd["check"]
+    assert "nothing to check: the tokens are in their original order" in fd["check"], fd["check"]
+    assert "reorders the outputs" not in fd["check"] and "depend on where" not in fd["check"]
+    shuffled = frame_data(SelfAttentionState(shuffle=1, positions=positions, cross=cross).frame())["check"]
+    assert "nothing to check" not in shuffled
+
+
 def test_worked_example_pins_the_seed_print():
     w, out = worked_example()
     assert [fix(float(v), 3) for v in w] == ["0.140", "0.284", "0.576"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 
 import numpy as np
@@ -20,11 +21,14 @@ from bokeh.document import Document
 
 import attention_core as ac
 from app.delivery.page import plate_page
+from app.plates.worked.data import INVALID_CSS, preset_options
 from app.plates.worked.formatting import entry, exp_text, expo, fixed, short
-from app.plates.worked.inputs import InputError, parse_rows, parse_vector, read_inputs, rows_text
+from app.plates.worked.inputs import MAX_TEXT, InputError, parse_rows, parse_vector, read_inputs, rows_text
 from app.plates.worked.presets import PRESETS, presets_js
 from app.plates.worked.state import WorkedState
 from app.plates.worked.view import WorkedPlate
+from app.shared.state import link_args
+from app.shared.theme import THEMES, dark_partner
 
 from node_mirror import library_file, node_path  # tests/core (on the path: tests/conftest.py)
 
@@ -208,6 +212,43 @@ def test_served_page_applies_the_link():
     assert (st.preset, st.step) == ("four-keys", 5)
 
 
+EDITED = "(numbers edited) "
+
+
+def menu_label(plate: WorkedPlate) -> str:
+    """What the Example menu shows for the chosen preset."""
+    return dict(plate.preset_w.options)[plate.preset_w.value]
+
+
+@pytest.mark.node  # the drag is replayed by the page's own script (on_the_page)
+def test_the_example_menu_says_when_the_numbers_are_not_the_presets_however_they_came():
+    """Issue 54, 5: a link whose keys differ from the preset's named the preset in the Example menu
+    while the table showed scores 6, −3, 1.5; only typing on the page added "(numbers edited)"."""
+    label = PRESETS["three-items"]["label"]
+    page = plate_page("worked", {"step": "2", "query": "3", "keys": "2;-1;0.5"})  # a served page's link
+    plate = page.plate
+    assert plate.table_src.data["score"] == [6.0, -3.0, 1.5]
+    assert menu_label(plate) == EDITED + label
+    assert [lbl for k, lbl in plate.preset_w.options if k != "three-items"] == [
+        p["label"] for k, p in PRESETS.items() if k != "three-items"]  # only the chosen entry says so
+    plate.preset_w.value = "one-token"  # a preset chosen: its own numbers, its plain name
+    assert menu_label(plate) == PRESETS["one-token"]["label"]
+    plate.query_w.value_input = "2, -1"  # typed
+    assert menu_label(plate) == EDITED + PRESETS["one-token"]["label"]
+    plate.query_w.value_input = "1, 2"  # typed back to the preset's own
+    assert menu_label(plate) == PRESETS["one-token"]["label"]
+    nb = build()  # a notebook: Python's state set directly
+    nb.state.keys = np.array([[2.0], [-1.0], [0.5]])
+    assert menu_label(nb) == EDITED + label
+    nb.state.load_preset()
+    assert menu_label(nb) == label
+    dragged = build(preset="four-tokens")  # a drag on the page, then Restore
+    on_the_page(dragged, drag("keys", (1.5, 1.0), (-1.0, 2.0)))
+    assert menu_label(dragged) == EDITED + PRESETS["four-tokens"]["label"]
+    on_the_page(dragged, [["on_preset", True]])
+    assert menu_label(dragged) == PRESETS["four-tokens"]["label"]
+
+
 # --------------------------------------------------------------------------- the plate follows its state
 def test_plate_builds_without_a_server_and_names_its_models():
     plate = build()
@@ -291,6 +332,51 @@ def test_typed_numbers_good_and_bad():
     assert not plate.keys_plot.visible and "keys with 2 numbers" in plate.panel_note.text
 
 
+def marked(plate: WorkedPlate) -> list[bool]:
+    """Which of the query, keys and values boxes are marked as the one to fix."""
+    return ["wk-invalid" in (w.css_classes or []) for w in (plate.query_w, plate.keys_w, plate.values_w)]
+
+
+def test_the_box_that_cannot_be_read_is_marked_and_a_long_paste_is_reported_whole():
+    """Issue 54, 5: the message said "fix the box marked in red" while every box stayed grey, and a
+    paste of 300 keys was cut at 500 characters by the box itself (Bokeh's TextAreaInput default)
+    and then reported as "250 keys; at most 6 here"."""
+    plate = build()
+    assert marked(plate) == [False, False, False]
+    paste = "\n".join(["1"] * 300)
+    for w in (plate.query_w, plate.keys_w, plate.values_w):
+        assert w.max_length is None or w.max_length >= len(paste) + 1000, w.max_length  # nothing near is cut
+    plate.keys_w.value_input = paste
+    assert "300 keys; at most 6 here" in plate.keys_err.text and plate.keys_err.visible
+    assert marked(plate) == [False, True, False]
+    plate.keys_w.value_input = "2\n1\n0"
+    assert marked(plate) == [False, False, False] and not plate.keys_err.visible
+    plate.query_w.value_input = "1, 2"  # fits the query box but not the keys: marked where it was typed
+    assert marked(plate) == [True, False, False] and "the query has 2 numbers" in plate.query_err.text
+    plate.query_w.value_input = "1"
+    # A paste the box could not hold whole (it keeps MAX_TEXT characters): said to be too long, not
+    # counted as if it were all there.
+    plate.values_w.value_input = "1;" * (MAX_TEXT // 2)
+    assert marked(plate) == [False, False, True]
+    assert f"too long: this box holds at most {MAX_TEXT} characters" in plate.values_err.text, plate.values_err.text
+    plate.preset_w.value = "one-token"  # a preset puts good numbers in every box
+    assert marked(plate) == [False, False, False]
+
+
+def test_the_red_border_stands_out_in_light_and_dark():
+    """The marked box's border against the page and the box's own fill, both themes (WCAG 2.1's 3:1
+    for a control's boundary; page.js maps the light colour to its dark partner)."""
+    from test_theme_contrast import contrast  # tests/app
+
+    colours = set(re.findall(r"#[0-9a-fA-F]{6}", INVALID_CSS))
+    assert colours, INVALID_CSS
+    for c in colours:
+        for theme, colour in (("light", c), ("dark", dark_partner(c))):
+            for bg in ("paper", "surface"):
+                assert contrast(colour, THEMES[theme][bg]) >= 3.0, (theme, colour, bg)
+
+
+@pytest.mark.node
 def test_a_preset_replaces_bad_text_and_clears_the_message():
     plate = build()
     plate.keys_w.value_input = "oops"
@@ -388,6 +474,7 @@ GESTURES = {  # (preset, step, what the reader does on the page)
 }
 
 
+@pytest.mark.node
 @pytest.mark.parametrize("name", list(GESTURES))
 def test_python_holds_what_the_page_shows_after_each_gesture(name):
     """worked.js runs the gesture on the page a plate shows, Python gets what that page sends
@@ -396,15 +483,20 @@ def test_python_holds_what_the_page_shows_after_each_gesture(name):
     messages under the boxes, and the numbers of the table."""
     preset, step, calls = GESTURES[name]
     plate = build(preset=preset, step=step)
+    before = page_case(plate)
     page = on_the_page(plate, calls)
     st, s = page["state"], plate.state
+    if calls[-1][0] == "on_pan_end":  # the drag took hold of its point (a missed one would test nothing)
+        assert st["vec"] != [[before["q"]], before["K"], before["V"]], st["vec"]
     assert (st["preset"], st["stage"], st["scaled"] == [0]) == (s.preset, None if s.step == 0 else s.step - 1, s.scaled)
     for got, want in zip(st["vec"], ([s.query.tolist()], s.keys.tolist(), s.values.tolist())):
         np.testing.assert_allclose(np.array(got, dtype=float), np.array(want, dtype=float), rtol=1e-6, atol=1e-9)
     assert st["texts"] == [plate.query_w.value_input, plate.keys_w.value_input, plate.values_w.value_input]
     assert st["errors"] == [plate.query_err.text, plate.keys_err.text, plate.values_err.text]
     assert st["errors_visible"] == [plate.query_err.visible, plate.keys_err.visible, plate.values_err.visible]
+    assert st["marked"] == marked(plate) == [bool(e) for e in st["errors_visible"]]
     assert st["options"] and [tuple(o) for o in st["options"]] == [tuple(o) for o in plate.guess_key_w.options]
+    assert [tuple(o) for o in st["preset_options"]] == [tuple(o) for o in plate.preset_w.options]
     np.testing.assert_allclose(st["table"]["weight"], plate.table_src.data["weight"], rtol=1e-6, atol=1e-9)
     assert st["feedback"] == plate.feedback_div.text and st["table_view"] == plate.table_div.text
 
@@ -453,10 +545,12 @@ function plate(c) {
                    "feedback", "panel_note", "sweep_note"]) a[n] = model({ text: "", visible: !/^(query|keys|values)_error$/.test(n) });
   for (const n of ["keys_plot", "values_plot", "sweep_plot"]) a[n] = model({ x_range: rng(), y_range: rng(), visible: true, tags: [],
                                                                             inner_width: 240, inner_height: 240 });
-  a.query = model({ data: { x: [], y: [], vec: [c.q] } });
-  a.keys = model({ data: { x: [], y: [], vec: c.K, name: [] } });
-  a.values = model({ data: { x: [], y: [], vec: c.V, name: [] } });
-  a.preset = model({ value: c.preset });
+  // The points where the page draws them (view.py's sources): a drag's hit test reads x and y.
+  const at = (rows) => ({ x: rows.map((r) => r[0]), y: rows.map((r) => (r.length > 1 ? r[1] : 0)) });
+  a.query = model({ data: { ...at([c.q]), vec: [c.q] } });
+  a.keys = model({ data: { ...at(c.K), vec: c.K, name: [] } });
+  a.values = model({ data: { ...at(c.V), vec: c.V, name: [] } });
+  a.preset = model({ value: c.preset, options: c.preset_options || [] });
   a.scaled = model({ active: c.scaled ? [0] : [] });
   a.stage = model({ active: c.step === 0 ? null : c.step - 1 });
   a.length = model({ value: 1, start: 0.1, end: 8, disabled: false });
@@ -480,11 +574,12 @@ function dump(a) {
   d.keys_visible = a.keys_plot.visible; d.values_visible = a.values_plot.visible;
   d.length = [a.length.value, a.length.end, a.length.disabled, a.length.title, a.length.show_value]; d.sweep_end = a.sweep_plot.x_range.end;
   d.guess_disabled = [a.guess_key.disabled, a.guess_output.disabled]; d.buttons = [a.back.disabled, a.next.disabled];
-  d.options = a.guess_key.options; d.preset = a.preset.value; d.scaled = a.scaled.active; d.stage = a.stage.active;
+  d.options = a.guess_key.options; d.preset = a.preset.value; d.preset_options = a.preset.options; d.scaled = a.scaled.active; d.stage = a.stage.active;
   d.vec = [a.query.data.vec, a.keys.data.vec, a.values.data.vec];
   d.texts = [a.query_text.value_input, a.keys_text.value_input, a.values_text.value_input];
   d.errors = [a.query_error.text, a.keys_error.text, a.values_error.text];
   d.errors_visible = [a.query_error.visible, a.keys_error.visible, a.values_error.visible];
+  d.marked = [a.query_text, a.keys_text, a.values_text].map((w) => Array.from(w.css_classes || []).includes("wk-invalid"));
   return d;
 }
 let input = "";
@@ -536,6 +631,7 @@ def run_node(job: dict) -> dict:
 
 PRESETS_JS = presets_js()
 LINK = WorkedState().url_spec()
+PRESET_OPTIONS = [[k, p["label"]] for k, p in PRESETS.items()]  # the Example menu as a page first gets it
 
 
 def page_case(plate: WorkedPlate) -> dict:
@@ -544,6 +640,7 @@ def page_case(plate: WorkedPlate) -> dict:
     q, K, V = s.arrays
     return {"preset": s.preset, "q": q.tolist(), "K": K.tolist(), "V": V.tolist(), "scaled": s.scaled, "step": s.step,
             "guess_key": s.guess_key, "guess_output": s.guess_output, "presets": PRESETS_JS, "spec": LINK,
+            "preset_options": [list(o) for o in plate.preset_w.options],
             "texts": {f"{f}_text": w.value_input for f, w in (("query", plate.query_w), ("keys", plate.keys_w),
                                                               ("values", plate.values_w))}}
 
@@ -614,7 +711,8 @@ def js():
     good = {"query": [[1.0, 2.0]], "keys": [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], "values": [[10.0, 0.0], [0.0, 10.0], [5.0, 5.0]]}
     read = []
     for f in ("query", "keys", "values"):
-        for t in ("1, 2, 3", "1, 0\n0, 1", "1", "x", "1,0;0,1;1,1", "1,2", "10, 0\n0, 10\n5, 5"):
+        for t in ("1, 2, 3", "1, 0\n0, 1", "1", "x", "1,0;0,1;1,1", "1,2", "10, 0\n0, 10\n5, 5",
+                  "\n".join(["1"] * 300), "1;" * (MAX_TEXT // 2), "😀" * (MAX_TEXT // 2), "1, " * (MAX_TEXT // 3 - 1)):
             texts3 = {"query": "1, 2", "keys": "1, 0\n0, 1\n1, 1", "values": "10, 0\n0, 10\n5, 5", f: t}
             read.append({"texts": texts3, "good": good, "edited": f})
     job = {"render": render_cases(), "fmt": fmt, "parse": parse, "read": read,
@@ -623,7 +721,7 @@ def js():
                       "guess_key": "", "guess_output": "", "presets": PRESETS_JS} for link in LINKS]}
     job["gestures"] = []  # (see test_the_page_and_python_agree_after_each_gesture)
     for c in job["render"] + job["links"]:
-        c["presets"], c["spec"] = PRESETS_JS, LINK
+        c["presets"], c["spec"], c["preset_options"] = PRESETS_JS, LINK, PRESET_OPTIONS
     return job, run_node(job)
 
 
@@ -651,6 +749,7 @@ def assert_data_equal(got: dict, want: dict, what: str) -> None:
                                        err_msg=f"{what}.{k}")
 
 
+@pytest.mark.node
 def test_js_writes_what_python_writes(js):
     job, out = js
     assert len(job["render"]) >= 150
@@ -679,8 +778,11 @@ def test_js_writes_what_python_writes(js):
         assert d["guess_disabled"] == [p.guess_key_w.disabled, p.guess_out_w.disabled]
         assert d["buttons"] == [p.back_w.disabled, p.next_w.disabled]
         assert [tuple(o) for o in d["options"]] == [tuple(o) for o in p.guess_key_w.options]
+        assert [tuple(o) for o in d["preset_options"]] == [tuple(o) for o in p.preset_w.options], where
+    assert any(EDITED in label for d in out["render"] for _, label in d["preset_options"])  # both kinds were met
 
 
+@pytest.mark.node
 def test_js_applies_links_as_python_does(js):
     job, out = js
     for c, r in zip(job["links"], out["links"]):
@@ -691,6 +793,7 @@ def test_js_applies_links_as_python_does(js):
         assert st["preset"] == s.preset and (st["scaled"] == [0]) == s.scaled
         assert (0 if st["stage"] is None else st["stage"] + 1) == s.step
         assert st["vec"] == [[s.query.tolist()], s.keys.tolist(), s.values.tolist()]
+        assert [tuple(o) for o in st["preset_options"]] == preset_options(s), c["link"]
         assert st["texts"][1] == rows_text(s.keys) if c["link"].get("keys") and "keys" in s.to_url() else True
         url = s.to_url()
         assert set(r["url"]) == set(url), (c["link"], r["url"], url)
@@ -700,6 +803,7 @@ def test_js_applies_links_as_python_does(js):
                 np.array(parse_rows(url[k], "keys", limit=None), dtype=float)), (k, r["url"][k], url[k])
 
 
+@pytest.mark.node
 def test_js_parses_and_formats_as_python_does(js):
     job, out = js
     for x, got in zip(job["fmt"], out["fmt"]):
@@ -735,6 +839,7 @@ def random_links(n: int, seed: int) -> list[list[list[str]]]:
              for _ in range(int(rng.integers(1, 7)))] for _ in range(n)]
 
 
+@pytest.mark.node
 def test_js_reads_random_links_as_python_does():
     from urllib.parse import urlencode
 
@@ -746,11 +851,8 @@ def test_js_reads_random_links_as_python_does():
     out = run_node(job)["links"]
     noticed = 0
     for pairs, r in zip(pairs_list, out):
-        args = {}
-        for k, v in pairs:
-            args.setdefault(k, v)  # the first of repeated settings counts, served and exported
         s = WorkedState()
-        notices = s.apply_url(args)
+        notices = s.apply_url(link_args(pairs))  # the first of repeated settings counts, with a notice
         noticed += bool(notices)
         assert r["notices"] == notices, (pairs, r["notices"], notices)
         st = r["state"]

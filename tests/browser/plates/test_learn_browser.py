@@ -151,7 +151,10 @@ def measure_pace(page, label: str) -> dict:
 
 
 # --------------------------------------------------------------------------- served
-def test_served_train_pause_one_step_reset_against_numpy(tab, served_url):
+def test_served_train_pause_one_step_reset_keys_against_numpy(tab, served_url):
+    """One load: the start, Train and Pause (the page's own run, then Python's), one step, Reset,
+    each against NumPy; then the keyboard: Tab reaches every control, and Train and Pause pressed
+    from it train the head, with NumPy's numbers, text alternatives and the live region."""
     page = tab.page
     st = open_page(page, f"{served_url}/learn", served=True)
     assert_numpys(st, LearnState(), "start")
@@ -187,6 +190,8 @@ def test_served_train_pause_one_step_reset_against_numpy(tab, served_url):
     wait_synced(page, timeout=WAIT)
     st = read(page)
     assert_numpys(st, LearnState(), "reset")
+
+    keyboard_reaches_every_control_and_trains(page)
     tab.assert_no_errors()
 
 
@@ -204,6 +209,30 @@ def test_served_link_to_step_300_and_on_from_there(tab, served_url):
     wait_synced(page, timeout=WAIT)
     state.step = 301
     assert_numpys(read(page), state, "one step on")
+    tab.assert_no_errors()
+
+
+STORY = "() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('story')); return (v.shadow_el || v.el).textContent; }"
+STALLED = "Training has stalled: the softmax saturated."
+
+
+@pytest.mark.on_only
+def test_served_a_run_that_stalls_says_why(tab, served_url):
+    """Issue 54, 5: at lr=1e6 (clamped to 5) the run froze at loss 1.000 and gradient norm 1.8e-47
+    while the page said "Press Train, or pick a story above". Trained in the page, the words
+    change as the run stalls, and Python's answer keeps them."""
+    page = tab.page
+    open_page(page, f"{served_url}/learn?lr=1e6", served=True)
+    assert "Press Train" in page.evaluate(STORY) and STALLED not in page.evaluate(STORY)
+    button(page, "train").click()
+    step_at_least(page, 30)
+    button(page, "train").click()
+    st = stopped(page)
+    wait_synced(page, timeout=WAIT)
+    n = st["readout"]["step"][0]
+    story = page.evaluate(STORY)
+    assert STALLED in story and "lower it, and the run replays" in story, story
+    assert_numpys(read(page), LearnState(lr=5.0, step=n), "stalled")
     tab.assert_no_errors()
 
 
@@ -296,12 +325,12 @@ def test_served_stories(tab, served_url):
     tab.assert_no_errors()
 
 
-def test_served_keyboard_reaches_every_control_and_trains(tab, served_url):
-    page = tab.page
-    open_page(page, f"{served_url}/learn", served=True)
+def keyboard_reaches_every_control_and_trains(page) -> None:
+    """On the served page at step 0."""
     names, reached = tab_walk(page)
     missed = [n for i, n in enumerate(names) if i not in reached]
     assert not missed, f"Tab never reached: {missed}"
+    page.evaluate("() => { const e = document.querySelector('.ae-live'); if (e) e.textContent = ''; }")  # says it anew
     page.get_by_role("button", name="Train").focus()
     page.keyboard.press("Enter")
     step_at_least(page, 20)
@@ -318,7 +347,6 @@ def test_served_keyboard_reaches_every_control_and_trains(tab, served_url):
     assert all(len(a) > 30 for a in alts), alts
     page.wait_for_function("() => { const e = document.querySelector('.ae-live'); return e && e.textContent.includes('step '); }",
                            timeout=WAIT)
-    tab.assert_no_errors()
 
 
 @pytest.mark.on_only
@@ -393,5 +421,18 @@ def test_exported_link_to_step_300(new_tab, exported):
     button(page, "one_step").click()
     step_at_least(page, 301)
     assert_numpys(read(page), LearnState(step=301, d_k=64, init_scale=3.0, seed=15), "one step on")
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+@pytest.mark.on_only
+def test_exported_a_stalled_link_says_why(new_tab, exported):
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    open_page(page, exported.as_uri() + "?lr=1e6&step=300", served=False)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('readout').data.step[0] === 300", timeout=WAIT)
+    story = page.evaluate(STORY)
+    assert STALLED in story and "gradient norm 1.8e-47" in read(page)["readout_div"], story
     tab.assert_offline()
     tab.assert_no_errors()

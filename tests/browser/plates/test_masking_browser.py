@@ -123,9 +123,10 @@ def assert_matches_core(got: dict, state, tol: float = 1e-9) -> None:
     assert got["_notes"] == want["_notes"]
     c = want["checks"]
     assert got["checks"]["ok"] == c["ok"], got["checks"]
-    # Masking before the softmax passes every check; zeroing after it fails the row sums it breaks
-    # (tests/app/plates/test_masking_checks.py reads every line against the cells).
-    assert all(c["ok"]) if not state.contrast else c["ok"][0] == bool(np.all(state.mask().all(axis=1))), c
+    # Masking before the softmax fails no check (a check with nothing to check is None, not passed);
+    # zeroing after it fails the row sums it breaks (tests/app/plates/test_masking_checks.py reads
+    # every line against the cells).
+    assert False not in c["ok"] if not state.contrast else c["ok"][0] == bool(np.all(state.mask().all(axis=1))), c
     assert got["_tables"]["checks_table"] == [list(r) for r in zip(c["mark"], c["check"], c["detail"])]
 
 
@@ -184,7 +185,8 @@ def check_tap_empties_row_one(page, before: dict):
     assert first["value"][:5] == [0.0] * 5, first
     want = MaskingState()
     want.flip(0, 0)
-    assert live["_kind"] == 4 and live["_tags"] == []
+    assert live["_kind"] == 4
+    page.wait_for_function(RUN_ENDED, timeout=30_000)  # taps in a row are a run: it ends once they are still
     assert live["weights"]["value"] != before["weights"]["value"]
     assert_matches_core(live, want)
     assert_pins(live, want)
@@ -196,8 +198,12 @@ def check_tap_empties_row_one(page, before: dict):
 # --------------------------------------------------------------------------- served
 
 
-def test_served_plate_a_tap_is_live_then_python_agrees(tab, served_url):
+def test_served_plate_a_tap_and_keys_are_live_then_python_agrees(tab, served_url):
+    """One load: the seed's numbers; a real tap that empties row 1, live and then Python's; the
+    contrast (zeroing after the softmax) on and off again; then the keyboard (keys.masking_keys:
+    Tab, two cells flipped with Space and Enter, the live region, the tables)."""
     from app.plates.masking.state import MaskingState
+    from keys import masking_keys
 
     page = tab.page
     st0 = open_plate(page, f"{served_url}/masking")
@@ -231,7 +237,18 @@ def test_served_plate_a_tap_is_live_then_python_agrees(tab, served_url):
     assert cs[0] == 0.0 and all(x < 1 for x in cs[1:4]) and abs(cs[4] - 1) <= 1e-12
     wait_synced(page, sent)
     assert_matches_core(read(page), want)
-    tab.assert_no_errors()
+
+    # And back: the masked scores' softmax is shown, Python's once it has answered.
+    sent = ws_count(page)
+    page.get_by_text("Mask the scores (before softmax)").click()
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('weights_plot').visible")
+    want.contrast = False
+    wait_synced(page, sent)
+    back = read(page)
+    assert back["_visible"] == {"weights": True, "contrast": False}
+    assert_matches_core(back, want)
+
+    masking_keys(tab, want)
 
 
 @pytest.mark.on_only
@@ -249,6 +266,21 @@ def test_served_a_held_arrow_key_never_draws_a_step_back(tab, served_url):
     wait_synced(page)
     hold_arrow_key(page, SOURCES, N_MIN, N_MAX)
     assert_matches_core(read(page), MaskingState(n=N_MAX), tol=0.0)
+    tab.assert_no_errors()
+
+
+# Issue 54, 5: with no mask, ✓ stood beside "A row with one allowed key ..." with no such row.
+NOTHING_TO_CHECK = ["–", "A row with one allowed key gives it weight exactly 1",
+                    "nothing to check: no row has exactly one allowed key"]
+
+
+@pytest.mark.on_only
+def test_served_a_check_with_nothing_to_check_says_so(tab, served_url):
+    from app.plates.masking.state import MaskingState
+
+    st = open_plate(tab.page, f"{served_url}/masking?kind=none")
+    assert NOTHING_TO_CHECK in st["_tables"]["checks_table"], st["_tables"]["checks_table"]
+    assert_matches_core(st, MaskingState(kind="none"))
     tab.assert_no_errors()
 
 
@@ -285,6 +317,23 @@ def test_exported_file_works_offline(new_tab, masking_html):
     page.get_by_role("button", name="Reset").click()  # back to the defaults, computed in the page
     assert_matches_core(read(page), MaskingState())
 
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+@pytest.mark.on_only
+def test_exported_a_check_with_nothing_to_check_says_so(new_tab, masking_html):
+    from app.plates.masking.state import MaskingState
+
+    tab = new_tab()
+    tab.block_network()
+    page = tab.page
+    open_plate(page, masking_html.as_uri())
+    page.get_by_text("none", exact=True).click()  # computed in the page
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('mask').data.allowed.every((v) => v)")
+    st = read(page)
+    assert NOTHING_TO_CHECK in st["_tables"]["checks_table"], st["_tables"]["checks_table"]
+    assert_matches_core(st, MaskingState(kind="none"))
     tab.assert_offline()
     tab.assert_no_errors()
 

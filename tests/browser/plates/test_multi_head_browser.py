@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from helpers import to_page_xy, wait_synced, ws_count
+from helpers import scroll_plot_into_view, to_page_xy, wait_synced, ws_count
 
 pytestmark = pytest.mark.browser
 
@@ -111,13 +111,19 @@ def check_hover(page) -> None:
     assert "head 1: t1 reads t1" in tip.inner_text()
 
 
-def test_served_click_changes_every_number_live_then_python_agrees(tab, served_url):
+def test_served_keys_and_clicks_change_every_number_live_then_python_agrees(tab, served_url):
+    """One load: the keyboard (keys.multi_head_keys: Tab, the text alternatives, each head's
+    table), then the seed's numbers, a hover, and real clicks, live and then Python's."""
+    from keys import multi_head_keys
+
     page = tab.page
     open_plate(page, f"{served_url}/multi-head")
     wait_synced(page)
+    multi_head_keys(tab)
     st = read(page)
     assert_matches_core(st, 8, 2, 5)
     assert st["divisors"]["divisor"] == [2.0, 2.0]  # d_model 8, 2 heads: √4 = 2
+    scroll_plot_into_view(page, "head_maps")  # the table view, opened from the keyboard, may have scrolled it away
     check_hover(page)
 
     # A real click on "4": the browser recomputes at once (mirror.js) ...

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from app.plates.scaling.data import readout_html
+from app.plates.scaling.data import readout_html, std_text
 from app.plates.scaling.state import histogram_tables, sample_stds
 from helpers import moved, scroll_plot_into_view, to_page_xy, wait_synced
 
@@ -132,18 +132,20 @@ def drag_along_widths(page, d_from: float, d_to: float, steps: int = 16) -> list
 
 
 def click_then_drag(page, served: bool) -> dict:
-    """Tick the scaling box, then drag the width from 64 to 1024; check each step against the core."""
+    """Tick the scaling box (at the width the page shows, raw), then drag the width from 64 to
+    1024; check each step against the core."""
     before = read(page)
+    d_k = 2 ** before["d_k"]
     checkbox(page).click()
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('flat_current').data.w[0] < 0.7", timeout=WAIT)
     st = read(page)
-    assert_matches_core(st, 64, True)
+    assert_matches_core(st, d_k, True)
     assert st["histogram"]["left"] != before["histogram"]["left"]
-    assert st["std_label"] == "std 1.01"
+    assert st["std_label"] == std_text(d_k, sample_stds()[d_k][1], True)  # "std 1.01" at 64
     if served:  # let Python's answer to the click land before the drag starts
         page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('rendered').data.scaled[0] === 1", timeout=WAIT)
         wait_synced(page, timeout=WAIT)
-        assert_matches_core(read(page), 64, True)
+        assert_matches_core(read(page), d_k, True)
 
     readings = drag_along_widths(page, 64, 1024)
     widths = []
@@ -155,13 +157,20 @@ def click_then_drag(page, served: bool) -> dict:
     return read(page)
 
 
-def test_served_page_seed_numbers_click_and_drag(tab, served_url, server):
+def test_served_page_seed_numbers_keys_click_and_drag(tab, served_url, server):
+    """One load: the seed's numbers; the keyboard (keys.scaling_keys: Tab, the width moved from
+    the two charts' handles, 64 to 128 in three steps, the live region, the tables); then a real
+    click on the scaling box and a drag of the width, live, then Python's numbers."""
+    from keys import scaling_keys
+
     page = tab.page
     st = open_page(page, f"{served_url}/scaling")
     wait_synced(page, timeout=WAIT)
     assert_seed_numbers(st)
     assert_matches_core(st, 64, False)
     assert "d_k=" not in st["url"]
+
+    scaling_keys(tab)
 
     sent = wait_synced(page, timeout=WAIT)["sent"]
     click_then_drag(page, served=True)

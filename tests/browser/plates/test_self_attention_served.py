@@ -132,7 +132,13 @@ def server_log_clean(server):
     assert "Traceback" not in new and "ERROR" not in new, f"server log during the test:\n{new}"
 
 
-def test_served_clicks_recompute_live_then_python_agrees(tab, served_url, server_log_clean):
+def test_served_clicks_and_keys_recompute_live_then_python_agrees(tab, served_url, server_log_clean):
+    """One load: the seed's numbers; positions and a shuffle, real clicks, live and then Python's;
+    then the keyboard (keys.self_attention_keys: Tab, the text alternatives, the tables, the
+    shuffle button pressed from the keyboard)."""
+    from app.plates.self_attention.state import SelfAttentionState
+    from keys import self_attention_keys
+
     page = tab.page
     open_plate(page, f"{served_url}/{SLUG}")
     wait_synced(page)
@@ -168,7 +174,8 @@ def test_served_clicks_recompute_live_then_python_agrees(tab, served_url, server
     assert_matches_core(read(page), shuffle=2, positions=True, by="attention_core")
     page.wait_for_function("() => window.location.search.includes('shuffle=2')")
     assert "positions=1" in page.evaluate("() => window.location.search")
-    tab.assert_no_errors()
+
+    self_attention_keys(tab, SelfAttentionState(shuffle=2, positions=True))
 
 
 @pytest.mark.on_only

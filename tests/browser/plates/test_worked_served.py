@@ -10,6 +10,7 @@ of their last printed digit after choosing each preset and revealing every stage
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -18,8 +19,10 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import attention_core as ac
+from app.plates.worked.data import INVALID_CSS
 from app.plates.worked.inputs import vector_text
 from app.plates.worked.presets import PRESETS
+from app.shared.theme import dark_partner
 from helpers import moved, scroll_plot_into_view, to_page_xy, wait_synced
 
 pytestmark = pytest.mark.browser
@@ -309,12 +312,76 @@ def test_bad_typing_changes_nothing_else(tab, served_url):
     # "Restore its numbers" brings them, and the plain name, back.
     shown = "(el) => el.options[el.selectedIndex].text"
     menu = widget(page, "preset", "select")
-    assert menu.evaluate(shown) == LABELS["one-token"] + " (numbers edited)"
+    assert menu.evaluate(shown) == "(numbers edited) " + LABELS["one-token"]
     page.get_by_role("button", name="Restore its numbers").click()
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('query_text').value_input.startsWith('1')")
     wait_synced(page)
     assert menu.evaluate(shown) == LABELS["one-token"]
     assert_matches_core(read(page))
+    tab.assert_no_errors()
+
+
+# Issue 54, 5: a link whose keys are not the preset's (scores 6, −3, 1.5 on the page).
+EDITED_LINK = "?step=2&query=3&keys=2%3B-1%3B0.5"
+SHOWN = "(el) => el.options[el.selectedIndex].text"
+
+
+def assert_menu_says_edited(page) -> None:
+    st = read(page)
+    assert st["table"]["score"] == [6, -3, 1.5] and st["preset"] == "three-items", st["table"]["score"]
+    assert widget(page, "preset", "select").evaluate(SHOWN) == "(numbers edited) " + LABELS["three-items"]
+
+
+@pytest.mark.on_only
+def test_a_link_with_other_numbers_says_so_in_the_example_menu(tab, served_url):
+    page = open_served(tab, served_url, EDITED_LINK)
+    assert_menu_says_edited(page)
+    tab.assert_no_errors()
+
+
+# A text box as the reader meets it: its border, what it says to a screen reader, what it holds.
+BOX = r"""(name) => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(name));
+  const el = (v.shadow_el || v.el).querySelector("input, textarea"), css = getComputedStyle(el);
+  return {border: css.borderTopColor, invalid: el.getAttribute("aria-invalid"), length: el.value.length};
+}"""
+
+
+def rgb(hex_colour: str) -> str:
+    return "rgb({}, {}, {})".format(*(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)))
+
+
+def paste_300_keys(page, red: str) -> None:
+    """Issue 54, 5: a paste of 300 keys was cut at 500 characters by the box and reported as "250
+    keys"; the message asked to fix "the box marked in red" and no box was. The paste is typed
+    into the box as a paste would be (insertText honours the box's maxlength, as a paste does)."""
+    box = widget(page, "keys_text", "textarea")
+    box.click()
+    box.press("Control+a")
+    page.keyboard.insert_text("\n".join(["1"] * 300))
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('keys_error').text.includes('keys;')")
+    wait_synced(page)
+    assert "300 keys; at most 6 here" in read_error(page, "keys_error")
+    keys, query = page.evaluate(BOX, "keys_text"), page.evaluate(BOX, "query_text")
+    assert keys == {"border": rgb(red), "invalid": "true", "length": 300 * 2 - 1}, keys
+    assert query["border"] != rgb(red) and query["invalid"] != "true", query
+    box.fill("2\n1\n0")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('keys_error').text === ''")
+    wait_synced(page)
+    keys = page.evaluate(BOX, "keys_text")
+    assert keys["border"] != rgb(red) and keys["invalid"] != "true", keys
+
+
+def read_error(page, name: str) -> str:
+    return page.evaluate("(n) => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(n));"
+                         " return (v.shadow_el || v.el).textContent; }", name)
+
+
+@pytest.mark.on_only
+def test_a_long_paste_is_reported_whole_and_its_box_marked(tab, served_url):
+    red = re.findall(r"#[0-9a-fA-F]{6}", INVALID_CSS)[0]
+    paste_300_keys(open_served(tab, served_url), red)
+    paste_300_keys(open_served(tab, served_url, "?theme=dark"), dark_partner(red))
     tab.assert_no_errors()
 
 
@@ -341,20 +408,27 @@ def check_drag(page, readings: list[dict], before: dict) -> None:
         assert r["tags"] == ["busy"]
 
 
-def test_dragging_the_query_is_live_and_python_agrees(tab, served_url):
-    """A drag of the query: live in the page, then Python's."""
-    drag_the_query(tab, served_url, hide="")
+def test_keys_then_a_drag_of_the_query_live_then_python_agrees(tab, served_url):
+    """One load of the four tokens, revealed: the keyboard (keys.worked_keys: Tab, a key and a
+    value moved with arrow keys, the live region, the tables), then a drag of the query, live in
+    the page, then Python's."""
+    from keys import worked_keys
+
+    page = open_served(tab, served_url, "?preset=four-tokens&step=5")
+    worked_keys(tab)
+    drag_the_query(tab, page, hide="")
 
 
 @pytest.mark.on_only
 def test_with_the_length_hidden_a_drag_turns_the_query_and_keeps_its_length(tab, served_url):
     """With ?hide=length (a lesson fixed the length) a drag turns the query and keeps its length
     (issue 43, 4.5). The same gesture and protocol as the plain drag, which the [off] leg runs."""
-    drag_the_query(tab, served_url, hide="length")
+    drag_the_query(tab, open_served(tab, served_url, "?preset=four-tokens&step=5&hide=length"), hide="length")
 
 
-def drag_the_query(tab, served_url, hide: str) -> None:
-    page = open_served(tab, served_url, "?preset=four-tokens&step=5" + (f"&hide={hide}" if hide else ""))
+def drag_the_query(tab, page, hide: str) -> None:
+    """On the four tokens' page (`page`, with ?hide=`hide`): the query dragged from where the
+    preset puts it, (1.5, 1), to (2.5, −1)."""
     scroll_plot_into_view(page, "keys_plot")
     before = read(page)
     start = to_page_xy(page, "keys_plot", 1.5, 1.0)
@@ -551,6 +625,23 @@ def test_exported_file_works_offline(new_tab, exported):
     st = read(page)
     assert st["tags"] == [] and abs(st["query"]["vec"][0][0] + 1.0) <= 0.1
     assert_matches_core(st)
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+@pytest.mark.on_only
+def test_an_exported_link_with_other_numbers_says_so_in_the_example_menu(new_tab, exported):
+    tab = open_offline(new_tab, exported, EDITED_LINK)
+    tab.page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('stage').active === 1")
+    assert_menu_says_edited(tab.page)
+    tab.assert_offline()
+    tab.assert_no_errors()
+
+
+@pytest.mark.on_only
+def test_an_exported_page_reports_a_long_paste_and_marks_its_box(new_tab, exported):
+    tab = open_offline(new_tab, exported)
+    paste_300_keys(tab.page, re.findall(r"#[0-9a-fA-F]{6}", INVALID_CSS)[0])
     tab.assert_offline()
     tab.assert_no_errors()
 

@@ -1,9 +1,11 @@
 """Keyboard and screen readers on every plate, served, with real key presses (app/runtime/a11y.js).
 
-Per plate: Tab reaches every control and every point handle; the focused handle shows its ring;
-arrow keys (Shift: further) move a point, or Space flips a mask cell, and the numbers that follow
-are attention_core's; the polite live region then says the new weights; every plot has a text
-alternative; the table toggle, pressed from the keyboard, shows tables holding the page's numbers.
+Each plate's served functional test (tests/browser/plates/) opens its page once and runs its
+numbers, its gesture and these keys on it: per plate, Tab reaches every control and every point
+handle; the focused handle shows its ring; arrow keys (Shift: further) move a point, or Space
+flips a mask cell, and the numbers that follow are attention_core's; the polite live region then
+says the new weights; every plot has a text alternative; the table toggle, pressed from the
+keyboard, shows tables holding the page's numbers.
 """
 
 from __future__ import annotations
@@ -11,13 +13,10 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pytest
-
 import attention_core as ac
 from helpers import (READ_STATE, core_state, assert_matches_core as lookup_matches_core, focus_ring, handle,
                      tab_walk, wait_synced)
 
-pytestmark = pytest.mark.browser
 WAIT = 60_000  # ms: the machine may be shared
 
 IDLE = r"""(names) => {
@@ -47,8 +46,8 @@ TABLES = r"""() => {
 }"""
 
 
-def open_plate(page, url: str, plots: list[str]) -> None:
-    page.goto(url)
+def keys_ready(page, plots: list[str]) -> None:
+    """The page's keyboard handles are there (a11y.js has run) and it agrees with Python."""
     page.wait_for_function(IDLE, arg=plots, timeout=WAIT, polling=200)
     wait_synced(page, timeout=WAIT)
 
@@ -85,9 +84,10 @@ def press(page, keys: list[str]) -> None:
 
 
 # --------------------------------------------------------------------------- lookup
-def test_lookup_keyboard(tab, served_url):
+def lookup_keys(tab) -> None:
+    """On the served lookup page as loaded (the seed's keys)."""
     page = tab.page
-    open_plate(page, f"{served_url}/lookup", ["vectors", "bars"])
+    keys_ready(page, ["vectors", "bars"])
     check_tab_reaches_everything(page)
     check_alts(page, {"vectors", "bars", "scale"})
 
@@ -133,11 +133,12 @@ def test_lookup_keyboard(tab, served_url):
 
 
 # --------------------------------------------------------------------------- worked
-def test_worked_keyboard(tab, served_url):
+def worked_keys(tab) -> None:
+    """On the served worked page at ?preset=four-tokens&step=5, as loaded."""
     from plates.test_worked_served import READ, assert_matches_core
 
     page = tab.page
-    open_plate(page, f"{served_url}/worked?preset=four-tokens&step=5", ["keys_plot", "values_plot"])
+    keys_ready(page, ["keys_plot", "values_plot"])
     check_tab_reaches_everything(page)
     check_alts(page, {"keys_plot", "values_plot", "sweep_plot"})
 
@@ -174,11 +175,12 @@ def test_worked_keyboard(tab, served_url):
 
 
 # --------------------------------------------------------------------------- scaling
-def test_scaling_keyboard(tab, served_url):
+def scaling_keys(tab) -> None:
+    """On the served scaling page as loaded (d_k = 64, raw)."""
     from plates.test_scaling_served import READ, assert_matches_core
 
     page = tab.page
-    open_plate(page, f"{served_url}/scaling", ["flat_plot", "entropy_plot"])
+    keys_ready(page, ["flat_plot", "entropy_plot"])
     check_tab_reaches_everything(page)
     check_alts(page, {"histogram_plot", "flat_plot", "jacobian_plot", "entropy_plot", "contrast_plot"})
 
@@ -215,29 +217,32 @@ def test_scaling_keyboard(tab, served_url):
 
 
 # --------------------------------------------------------------------------- masking
-def test_masking_keyboard(tab, served_url):
-    from app.plates.masking.state import MaskingState
+def masking_keys(tab, want) -> None:
+    """On the served masking page in state `want` (a MaskingState, the softmax's weights shown):
+    the cell cursor starts at (q1, k1); Space flips (q1, k2) and Enter (q3, k2)."""
     from plates.test_masking_browser import assert_matches_core, read
 
     page = tab.page
-    open_plate(page, f"{served_url}/masking", ["mask_plot", "weights_plot"])
+    keys_ready(page, ["mask_plot", "weights_plot"])
     check_tab_reaches_everything(page)
     check_alts(page, {"mask_plot", "scores_plot", "weights_plot", "output_plot", "norms_plot"})
+
+    def label(i: int, j: int) -> str:
+        return f"mask cell q{i + 1} → k{j + 1}: {'allowed' if want.mask()[i, j] else 'blocked'}"
 
     sent = wait_synced(page)["sent"]
     cell = handle(page, "mask_plot", "cell")
     cell.focus()
     assert focus_ring(page) == "solid 3px"
-    assert cell.get_attribute("aria-label").startswith("mask cell q1 → k1: allowed")
-    press(page, ["ArrowRight", "Space"])  # flips (q1, k2): blocked under the causal mask -> allowed
+    assert cell.get_attribute("aria-label").startswith(label(0, 0))
+    press(page, ["ArrowRight", "Space"])  # flips (q1, k2)
     wait_synced(page, sent_before=sent, timeout=WAIT)
-    want = MaskingState()
     want.flip(0, 1)
     assert_matches_core(read(page), want)
-    assert cell.get_attribute("aria-label").startswith("mask cell q1 → k2: allowed")
+    assert cell.get_attribute("aria-label").startswith(label(0, 1))
 
     sent = wait_synced(page)["sent"]
-    press(page, ["ArrowDown", "ArrowDown", "Enter"])  # (q3, k2): allowed -> blocked
+    press(page, ["ArrowDown", "ArrowDown", "Enter"])  # flips (q3, k2)
     wait_synced(page, sent_before=sent, timeout=WAIT)
     want.flip(2, 1)
     got = read(page)
@@ -253,29 +258,34 @@ def test_masking_keyboard(tab, served_url):
 
 
 # --------------------------------------------------------------------------- self-attention, multi-head
-def test_self_attention_screen_reader(tab, served_url):
-    from app.plates.self_attention.state import SelfAttentionState, compute
+def self_attention_keys(tab, s) -> None:
+    """On the served self-attention page in state `s` (a SelfAttentionState)."""
+    from app.plates.self_attention.state import compute
 
     page = tab.page
-    open_plate(page, f"{served_url}/self-attention", ["weights_map"])
+    keys_ready(page, ["weights_map"])
     check_tab_reaches_everything(page)
     check_alts(page, {"tokens_map", "scores_map", "weights_map", "output_map", "original_map", "diff_map"})
     tables = toggle_tables(page)
-    s = SelfAttentionState()
     weights = np.array([[num(c) for c in r[1:]] for r in tables["Weights"][1:]])
     np.testing.assert_allclose(weights, compute(s.n, s.shuffle, s.positions, s.cross).weights, atol=5e-5)
 
-    # A control from the keyboard: the shuffle button; the live region then reports the check.
+    # A control from the keyboard: the shuffle button (the next order); the live region then
+    # reports the check anew.
+    page.evaluate("() => { const e = document.querySelector('.ae-live'); if (e) e.textContent = ''; }")  # made at its first words
     page.get_by_role("button", name="Shuffle the tokens").focus()
     page.keyboard.press("Enter")
+    page.wait_for_function("(k) => new URLSearchParams(location.search).get('shuffle') === k", arg=str(s.shuffle + 1),
+                           timeout=WAIT)
     page.wait_for_function("() => { const e = document.querySelector('.ae-live'); return e && e.textContent.includes('allclose'); }",
                            timeout=WAIT)
     tab.assert_no_errors()
 
 
-def test_multi_head_screen_reader(tab, served_url):
+def multi_head_keys(tab) -> None:
+    """On the served multi-head page as loaded (d_model 8, two heads, five tokens)."""
     page = tab.page
-    open_plate(page, f"{served_url}/multi-head", ["head_maps"])
+    keys_ready(page, ["head_maps"])
     check_tab_reaches_everything(page)
     check_alts(page, {"head_maps", "concat_map", "w_o_map", "output_map"})
     tables = toggle_tables(page)

@@ -1,0 +1,78 @@
+"""The two tiers of the suite: what a test starts, and a guard that holds it to what it says.
+
+`make check` runs the tests that start nothing (no browser, server, node or kernel: the core, the
+plates' Python, the links, the export's files); `make test` runs them all. A test is marked by
+what it starts: `browser` and `server` come from the fixtures it uses (RESOURCE_FIXTURES, added
+by tests/conftest.py), `node`, `kernel` and a server a test starts itself are marked by hand
+(`@pytest.mark.node`, or `pytestmark` for a whole module). `--tier=check` leaves the marked ones
+out. In either tier a test that starts what it is not marked for fails, naming the mark it
+lacks (guard_subprocesses): a test cannot land in the wrong tier silently.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+# What `make check` leaves out (pyproject.toml registers the markers).
+RESOURCES = ("browser", "server", "node", "kernel")
+# A test that uses one of these fixtures (or one built on it) gets its mark without asking.
+RESOURCE_FIXTURES = {"chromium_path": "browser", "servers": "server", "app_server": "server"}
+
+
+def resource_of(argv) -> str | None:
+    """The resource a command line starts: a browser (Playwright's driver, Chromium, the figure
+    command), a server (the serve command), node (or npm), a Jupyter kernel; None for anything
+    else (an export, a Python of the tests' own)."""
+    words = [os.fspath(a) for a in ([argv] if isinstance(argv, (str, bytes, os.PathLike)) else argv)]
+    words = [w.decode() if isinstance(w, bytes) else w for w in words]
+    line, prog = " ".join(words), Path(words[0].split()[0]).name if words else ""
+    # A Python's own line may name Playwright without starting it (a test that hides it).
+    python = prog.startswith("python") or prog == Path(sys.executable).name
+    if ("playwright" in line and not python) or "chrom" in prog or \
+            re.search(r"(-m app|attention-explorable) figure\b", line):
+        return "browser"
+    if re.search(r"(-m app|attention-explorable) serve\b", line):
+        return "server"
+    if prog in ("node", "nodejs", "npm", "npx"):
+        return "node"
+    if "ipykernel" in line:
+        return "kernel"
+    return None
+
+
+class Guard:
+    """The test running in this process, what it may start, and the starts it was refused."""
+
+    item = None
+    allowed: frozenset = frozenset(RESOURCES)
+    refused: list = []
+
+
+def guard_subprocesses(event: str, args) -> None:
+    """An audit hook (sys.addaudithook sees every subprocess this process starts, Playwright's and
+    asyncio's included): a test that starts what it is not marked for is stopped there."""
+    if event != "subprocess.Popen" or Guard.item is None:
+        return
+    argv = args[1] if args[1] is not None else args[0]
+    what = resource_of(argv)
+    if what is None or what in Guard.allowed:
+        return
+    line = argv if isinstance(argv, (str, bytes)) else " ".join(map(str, argv))
+    msg = (f"{Guard.item.nodeid} starts {what} ({str(line)[:120]}) but is not marked `{what}`: mark it "
+           f"(@pytest.mark.{what}; tests/tiers.py says how), so that `make check` leaves it out")
+    Guard.refused.append(msg)
+    raise RuntimeError(msg)
+
+
+def marks_of(item) -> set[str]:
+    return {m.name for m in item.iter_markers() if m.name in RESOURCES}
+
+
+def install() -> None:
+    """The guard, once per process (an audit hook cannot be removed: Guard.item None idles it)."""
+    if not getattr(sys, "_ae_tier_guard", False):
+        sys._ae_tier_guard = True
+        sys.addaudithook(guard_subprocesses)

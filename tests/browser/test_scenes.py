@@ -36,6 +36,14 @@ SLIDE_960 = ("slide-960", 960, 540, rules.MIN_PX, rules.MAIN_PX)
 SLIDE_1280 = ("slide-1280", 1280, 720, rules.MIN_PX * 720 / 540, rules.MAIN_PX * 720 / 540)
 PRESENT_1280 = ("present-1280", 1280, 720, rules.MIN_PX * 720 / 540, rules.MAIN_PX * 720 / 540)
 PAGES = {"slide": ("embed=1&present=1", [SLIDE_960, SLIDE_1280]), "present": ("present=1", [PRESENT_1280])}
+# The same rooms with the settings a page is opened with, for the plates' own scene tests
+# (tests/browser/plates/test_*_scenes.py), and a 960×540 frame without present mode.
+ROOMS = [
+    (SLIDE_960[0], *SLIDE_960[1:3], "embed=1&present=1", *SLIDE_960[3:]),
+    (SLIDE_1280[0], *SLIDE_1280[1:3], "embed=1&present=1", *SLIDE_1280[3:]),
+    (PRESENT_1280[0], *PRESENT_1280[1:3], "present=1", *PRESENT_1280[3:]),
+    ("frame-960", 960, 540, "embed=1", rules.PLAIN_MIN_PX, None),
+]
 TOL = 0.5  # px: rounding of sizes and boxes
 # The font sizes of every shown figure's text, from its models (a title, axes, legends, labels,
 # text glyphs), with the figure's name: [[figure, what, px]].
@@ -112,7 +120,7 @@ def cut(texts: list[dict], width: int, height: int) -> list[str]:
 
 
 def check_scene(page, slug: str, scene, room) -> list[str]:
-    name, width, height, min_px, main_px = room
+    name, width, height, min_px, main_px = *room[:3], *room[-2:]  # a room of PAGES or of ROOMS
     problems = []
     where = f"{slug} scene '{scene.name}' in {name}"
     scroll = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")

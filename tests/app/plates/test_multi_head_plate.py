@@ -392,6 +392,7 @@ def test_on_a_phone_the_glue_and_python_place_the_head_maps_alike_within_the_roo
     assert plate.head_x.end == head_ranges_wide(plate)
 
 
+@pytest.mark.node  # the glue runs in node
 def test_on_a_slide_the_glue_and_python_draw_two_heads_in_one_frame_whatever_h():
     """A present page or an embedded frame (?present=1, ?embed=1: the link sets state.slide) shows
     scenes: there the head maps are the first two heads' (eight maps' numbers at a slide's type

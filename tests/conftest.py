@@ -86,8 +86,10 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     if config.getoption("tier") == "check":
-        # test_state_properties' cases per plate: the full 10,000 run in make test.
+        # test_state_properties' cases per plate, and of them what a served page sends (each
+        # renders the plate): the full 10,000 and 200 run in make test.
         os.environ.setdefault("AE_STATE_CASES", "1000")
+        os.environ.setdefault("AE_STATE_BROWSER_CASES", "50")
 
 
 def functional(path: Path) -> bool:

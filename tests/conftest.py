@@ -111,8 +111,8 @@ def pytest_collection_modifyitems(config, items):
         for name in {RESOURCE_FIXTURES.get(f) for f in item.fixturenames} - {None} - marks_of(item):
             item.add_marker(name)
     if config.getoption("tier") == "check":
-        left = [item for item in items if marks_of(item)]
-        items[:] = [item for item in items if not marks_of(item)]
+        left = [item for item in items if tiers.full_only(item)]
+        items[:] = [item for item in items if not tiers.full_only(item)]
         config.hook.pytest_deselected(items=left)
     rank = {name: i for i, name in enumerate(LONG_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))  # stable: the rest keep their order

@@ -42,6 +42,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "export":
         from app.plates import registry
+
+        # A mistyped plate is said at once: before Panel and Bokeh are imported (3 s), and
+        # before any other plate named with it is written.
+        for slug in args.plate or []:
+            try:
+                registry.plate_class(slug)
+            except ValueError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
         from app.delivery.export import export_plate, export_site, offline_problems
 
         if args.scorm:

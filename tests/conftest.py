@@ -86,8 +86,10 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     if config.getoption("tier") == "check":
-        # test_state_properties' cases per plate: the full 10,000 run in make test.
+        # test_state_properties' cases per plate, and of them what a served page sends (each
+        # renders the plate): the full 10,000 and 200 run in make test.
         os.environ.setdefault("AE_STATE_CASES", "1000")
+        os.environ.setdefault("AE_STATE_BROWSER_CASES", "50")
 
 
 def functional(path: Path) -> bool:
@@ -109,8 +111,8 @@ def pytest_collection_modifyitems(config, items):
         for name in {RESOURCE_FIXTURES.get(f) for f in item.fixturenames} - {None} - marks_of(item):
             item.add_marker(name)
     if config.getoption("tier") == "check":
-        left = [item for item in items if marks_of(item)]
-        items[:] = [item for item in items if not marks_of(item)]
+        left = [item for item in items if tiers.full_only(item)]
+        items[:] = [item for item in items if not tiers.full_only(item)]
         config.hook.pytest_deselected(items=left)
     rank = {name: i for i, name in enumerate(LONG_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))  # stable: the rest keep their order

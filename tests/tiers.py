@@ -7,6 +7,11 @@ by tests/conftest.py), `node`, `kernel` and a server a test starts itself are ma
 (`@pytest.mark.node`, or `pytestmark` for a whole module). `--tier=check` leaves the marked ones
 out. In either tier a test that starts what it is not marked for fails, naming the mark it
 lacks (guard_subprocesses): a test cannot land in the wrong tier silently.
+
+One more mark, `whole_export`, starts none of these but is left out of `make check` too
+(FULL_ONLY): a test of a whole export's files (every page of `export --site`) whose export is
+most of its time, where a cheaper test of the same property, on a smaller export written in
+the test's own process, stays in check beside it (test_exported_bokeh_only.py).
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from pathlib import Path
 
 # What `make check` leaves out (pyproject.toml registers the markers).
 RESOURCES = ("browser", "server", "node", "kernel")
+# Left out of `make check` as well, though they start none of RESOURCES (the docstring says when).
+FULL_ONLY = ("whole_export",)
 # A test that uses one of these fixtures (or one built on it) gets its mark without asking.
 RESOURCE_FIXTURES = {"chromium_path": "browser", "servers": "server", "app_server": "server"}
 
@@ -69,6 +76,11 @@ def guard_subprocesses(event: str, args) -> None:
 
 def marks_of(item) -> set[str]:
     return {m.name for m in item.iter_markers() if m.name in RESOURCES}
+
+
+def full_only(item) -> bool:
+    """Whether `make check` leaves `item` out: it starts a resource, or is marked FULL_ONLY."""
+    return bool(marks_of(item)) or any(item.get_closest_marker(name) for name in FULL_ONLY)
 
 
 def install() -> None:

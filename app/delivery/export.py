@@ -109,8 +109,9 @@ def _localise(text: str, static_dir: Path, prefix: str = "_static") -> str:
     return PANEL_CDN.sub(panel_repl, BOKEH_CDN.sub(bokeh_repl, text))
 
 
-def export_site(outdir: str | Path) -> list[Path]:
-    """Write OUTDIR/index.html and OUTDIR/<slug>.html for every plate, sharing OUTDIR/_static.
+def export_site(outdir: str | Path, plates: list[str] | None = None) -> list[Path]:
+    """Write OUTDIR/index.html and OUTDIR/<slug>.html for every plate (or those in `plates`),
+    sharing OUTDIR/_static.
 
     BokehJS, Panel's JS and CSS are written once under _static/ and referenced by relative
     paths, so the folder works from any static host and from disk with no network.
@@ -125,7 +126,7 @@ def export_site(outdir: str | Path) -> list[Path]:
     static_dir = out / "_static"
     written = []
     pages = [("index", lambda: index_page(static=True), "The arithmetic of attention")]
-    for slug in registry.slugs():
+    for slug in registry.slugs() if plates is None else plates:
         pages.append((slug, lambda s=slug: plate_page(s, static=True), registry.plate_class(slug).title))
     for name, build, title in pages:
         path = out / f"{name}.html"

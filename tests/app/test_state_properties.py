@@ -12,6 +12,10 @@ One plate instance per plate serves all its cases; setting a Bokeh property from
 the plate's on_change callbacks exactly as a browser's change does in a served session, and
 the state's watchers re-render, so each case goes through the plate's full update path.
 The randomness is a seeded numpy Generator (10,000 hypothesis examples would take minutes).
+
+`make test` runs the full 10,000 cases per plate, 200 of them what a served page sends;
+`make check` (--tier=check, tests/conftest.py) runs 1,000 per plate, 50 of them a page's
+(AE_STATE_CASES, AE_STATE_BROWSER_CASES): the same generator and checks, on fewer cases.
 """
 
 from __future__ import annotations
@@ -222,7 +226,8 @@ def assert_valid(contract, state, case) -> None:
 # RENDER_THEN_EVERY-th; every state is validated, and every browser case renders. A plate whose
 # render costs more says how often in its contract (RENDER_CADENCE: learn's replays its run).
 RENDER_ALL_FIRST, RENDER_THEN_EVERY = 100, 50
-BROWSER_CASES = 200  # of the cases: widget values, drags and taps through the plate's own callbacks
+# Of the cases: widget values, drags and taps through the plate's own callbacks (each renders).
+BROWSER_CASES = int(__import__("os").environ.get("AE_STATE_BROWSER_CASES", "200"))
 
 
 def _state_key(state) -> tuple:

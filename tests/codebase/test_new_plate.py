@@ -299,7 +299,8 @@ def env_for(root: Path) -> dict:
     """The copy's app first on the path (the checkout's is installed editable, after it), and
     nothing of this run's pytest (an xdist worker's variables)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
-    return {**env, "PYTHONPATH": str(root), "AE_STATE_CASES": "400", "PYTHONDONTWRITEBYTECODE": "1"}
+    return {**env, "PYTHONPATH": str(root), "AE_STATE_CASES": "400", "AE_STATE_BROWSER_CASES": "200",
+            "PYTHONDONTWRITEBYTECODE": "1"}
 
 
 def add_registry_line(root: Path) -> None:

@@ -227,11 +227,14 @@ function run(c) {
     const notices = AELink.apply_plate(a, new URLSearchParams(c.pairs), L);
     return { notices: notices, page: page(a) };
   }
-  if (c.kind === "tap") {  // a tap on cell (i, j): busy while the page computes, then one commit of the mask
+  if (c.kind === "tap") {  // a tap on cell (i, j): busy while the taps go on, then one commit of the mask
     const a = make_a(c), n = c.st.n;
     L.on_tap(a, { x: c.j + 0.5, y: n - 1 - c.i + 0.5 });
-    const sent = a.mask.sets.filter((s) => s[1].check_eq === false).length;
-    return { tags: a.sync.tags, sent: sent, page: page(a), kind: a.kind.active };
+    const sent = () => a.mask.sets.filter((s) => s[1].check_eq === false).length;
+    const during = { tags: a.sync.tags.slice(), sent: sent() };
+    return new Promise((resolve) => setTimeout(() => {
+      resolve({ during: during, tags: a.sync.tags, sent: sent(), page: page(a), kind: a.kind.active });
+    }, AESync.STILL_MS + 100));
   }
   if (c.kind === "widgets") {  // a run of widget changes: busy at once, one commit once they are still
     const a = make_a(c);
@@ -327,9 +330,10 @@ def test_masking_js_writes_exactly_what_python_writes():
         assert res["fit"] == fit_cells(np.array(case["mask"]), case["fit_to"]).tolist()
 
 
-def test_a_tap_marks_the_page_busy_and_ends_in_one_commit_of_the_mask():
-    """masking.js's half of the protocol for a tap: AESync.lead then AESync.commit with the mask (the
-    old "busy" tags on the checks' source are a.sync's now); the page shows the flipped cell."""
+def test_taps_mark_the_page_busy_and_end_in_one_commit_of_the_mask_once_still():
+    """masking.js's half of the protocol for a tap: the page shows the flipped cell at once and a.sync
+    is "busy" while taps may follow (taps in a row are a run, as a held key is); once they have been
+    still (AESync.STILL_MS) one commit sends the mask and the mark goes."""
     from app.plates.masking.state import MaskingState
 
     base = MaskingState(kind="padding", p=1)
@@ -337,6 +341,7 @@ def test_a_tap_marks_the_page_busy_and_ends_in_one_commit_of_the_mask():
     for (i, j), state0, g in zip([(0, 0), (2, 4)], [base, MaskingState()], got):
         want = MaskingState(**{k: getattr(state0, k) for k in ("n", "kind", "p", "w")})
         want.flip(i, j)
+        assert g["during"] == {"tags": ["busy"], "sent": 0}, g["during"]
         assert g["tags"] == [] and g["sent"] == 1 and g["kind"] == 4, g
         assert g["page"]["allowed"] == want.mask().ravel().tolist()
         assert g["page"]["url"] == want.to_url()

@@ -133,8 +133,25 @@ def test_an_exported_plate_holds_no_panel_model_or_script(slug, tmp_path):
     assert len(text) < 2.5e6
 
 
+def test_a_site_of_the_index_and_one_plate_ships_no_panel_javascript(tmp_path):
+    """The static site's own path (pages saved against CDN resources, then pointed at copies
+    under _static/), on the index and the plate with Panel HTML panes, written in this process:
+    make check's test of what the whole site's test below holds for every page."""
+    from app.delivery.export import export_site
+
+    written = export_site(tmp_path, plates=["masking"])
+    assert {p.stem for p in written} >= {"index", "masking"}, written
+    for path in written:
+        if path.name != "slides.html":
+            assert_bokeh_only(path.read_text(encoding="utf-8"))
+    js = sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "_static").rglob("*.js"))
+    assert js == ["_static/bokeh/bokeh-widgets.min.js", "_static/bokeh/bokeh.min.js"], js
+
+
+@pytest.mark.whole_export
 def test_the_static_site_ships_no_panel_javascript(exported_site):
-    """The site the browser tests open (`export OUTDIR --site`, written once a run: fixtures.py)."""
+    """The site the browser tests open (`export OUTDIR --site`, written once a run: fixtures.py),
+    every page of it; make test only (its export is most of this module's time)."""
     written = sorted(exported_site.glob("*.html"))
     assert {p.stem for p in written} == {"index", "slides", *registry.slugs()}, written
     for path in written:

@@ -812,7 +812,7 @@ var AEPage = (typeof globalThis !== "undefined" && globalThis.AEPage) || (functi
     var p = AELink.params();
     var html = document.documentElement;
     var scenes = typeof AEScenes !== "undefined" && (opts.scenes || []).length > 0 &&
-      (p.get("present") === "1" || p.get("embed") === "1");
+      (p.get("present") === "1" || p.get("embed") === "1") && p.get("fit") !== "0";  // as AEScenes.start
     apply_modes(doc, p, opts.theme, scenes);
     var hide = (p.get("hide") || "").split(",").map(function (s) { return s.trim(); }).filter(Boolean).slice(0, 50);
     if (p.get("embed") === "1") {

@@ -188,8 +188,8 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
   }
 
   // The scene's parts at their share of the frame (the scene's `sizes`), in pixels by model id. A
-  // figure's share holds its axes and title too; one that keeps its shape gets a square frame, its
-  // axes' room estimated from the type (the fit corrects the estimate).
+  // figure's share holds its axes and title too; one that keeps its shape gets a frame of its own
+  // proportions, its axes' room estimated from the type (the fit corrects the estimate).
   var GAP = 24;  // room between two parts (their margins, and air between a title and the next)
   function sizes(w, h, type) {
     var scene = S.list[S.i], parts = named_parts(S.doc), out = {};
@@ -207,8 +207,14 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
         var want = {}, sw = share[0] != null ? share[0] * W - GAP : null, sh = share[1] != null ? share[1] * H - GAP : null;
         var square = Array.isArray(m.tags) && m.tags.indexOf("ae-keep-shape") >= 0;
         if (square && Array.isArray(m.renderers)) {
-          var side = Math.min(sw != null ? sw - 3.5 * type.min_px - 16 : Infinity, sh != null ? sh - 5 * type.min_px - 24 : Infinity);
-          if (isFinite(side)) { want.frame_width = want.frame_height = Math.max(80, Math.round(side)); }
+          // Its frame's own proportions (two heads side by side are twice as wide as tall).
+          var aspect = typeof m.frame_width === "number" && m.frame_height > 0 ? m.frame_width / m.frame_height : 1;
+          var fw = sw != null ? sw - 3.5 * type.min_px - 16 : Infinity, fh = sh != null ? sh - 5 * type.min_px - 24 : Infinity;
+          var tall = Math.min(fh, fw / aspect);
+          if (isFinite(tall)) {
+            want.frame_height = Math.max(80, Math.round(tall));
+            want.frame_width = Math.max(80, Math.round(tall * aspect));
+          }
         } else {
           if (sw != null) want.width = Math.max(40, Math.round(sw));
           if (sh != null) want.height = Math.max(40, Math.round(sh));
@@ -234,7 +240,9 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
   function start(doc, opts, p) {
     var list = opts.scenes || [], present = p.get("present") === "1", embed = p.get("embed") === "1";
     NAMES = list.map(function (s) { return s.name; });
-    if (!list.length || !(present || embed)) return false;
+    // ?fit=0 keeps the page at its own size, all of it (the figure command's --figures): a scene
+    // is a fit to the frame.
+    if (!list.length || !(present || embed) || p.get("fit") === "0") return false;
     var want = p.get("scene"), i = 0;
     list.forEach(function (s, k) { if (s.name === want) i = k; });
     S = { doc: doc, list: list, i: -1, present: present, embed: embed, own: new Map(), setting: false, dropped: [], size: null,

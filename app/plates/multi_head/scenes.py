@@ -7,7 +7,7 @@ from app.shared.scenes import Scene
 STILL = {"h_label": None}
 
 SCENES = (
-    Scene("heads", parts=("head_maps", "h_label", "h")),
+    Scene("heads", parts=("head_maps", "h_label", "h"), sizes={"head_maps": (1, 0.85)}),
     Scene("joined", parts=("concat_map", "h_label", "h")),
     Scene("divisors", parts=("divisors_table", "h_label", "h"), main=("divisors_table",)),
     Scene("count", parts=("params_table",), sizes={"params_table": (1, None)}),

@@ -10,7 +10,7 @@ from app.shared.scenes import Scene
 
 SCENES = (
     Scene("one-row", parts=("worked", "worked_map"), main=("worked_map",),
-          sizes={"worked": (1, None), "worked_map": (1, 0.3)}),
+          sizes={"worked": (1, None), "worked_map": (1, 0.62)}),
     Scene("scores", parts=("n", "scores_map"), main=("scores_map",),
           sizes={"n": (0.3, 0.15), "scores_map": (1, 0.85)}),
     Scene("weights", parts=("cross", "weights_map"), main=("weights_map",),

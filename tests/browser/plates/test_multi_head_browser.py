@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import attention_core as ac
-from helpers import scroll_plot_into_view, to_page_xy, wait_synced, ws_count
+from helpers import PHONE_FITTED, scroll_plot_into_view, to_page_xy, wait_synced, ws_count
 
 pytestmark = pytest.mark.browser
 
@@ -343,6 +343,8 @@ def test_on_a_phone_the_counter_shows_that_it_scrolls_and_a_keyboard_scrolls_it(
     page = tab.page
     page.goto(exported.as_uri())
     page.wait_for_function(READY, timeout=45_000)
+    # The phone's fit narrows the box (a new element): the keys go to the one it leaves.
+    page.wait_for_function(PHONE_FITTED, timeout=45_000)
     page.evaluate("() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('params_table'));"
                   " v.el.scrollIntoView({block: 'center'}); }")
     st = page.evaluate(SCROLL_BOX)

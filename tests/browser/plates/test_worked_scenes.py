@@ -228,7 +228,12 @@ def test_the_tables_headers_sit_on_their_columns(new_tab, exports, room):
 # Every scene read as tests/browser/test_scenes.py reads a plate's first view, for every example
 # with all its numbers shown (stage 5): four keys with vectors for values make the widest table
 # and the longest notes.
-@pytest.mark.parametrize("room", SCENE_ROOMS, ids=[r[0] for r in SCENE_ROOMS])
+# The two smallest rooms, a slide's and a plain frame's: the larger ones scale the same type with
+# the frame, and tests/browser/test_scenes.py reads every scene in them.
+SMALL_ROOMS = [r for r in SCENE_ROOMS if r[0] in ("slide-960", "frame-960")]
+
+
+@pytest.mark.parametrize("room", SMALL_ROOMS, ids=[r[0] for r in SMALL_ROOMS])
 def test_every_scene_reads_with_every_example_at_its_last_stage(new_tab, exports, room):
     name, width, height, settings, _, _ = room
     tab = new_tab(viewport={"width": width, "height": height})

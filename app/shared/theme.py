@@ -165,6 +165,8 @@ PRESENT_MODEL_CSS = """
 /* a handle as large as the type, centred on its track */
 .noUi-horizontal .noUi-handle { width: calc(var(--ae-min-font, %(min)dpx) * 1.2) !important; height: calc(var(--ae-min-font, %(min)dpx) * 1.2) !important;
   top: calc(50%% - var(--ae-min-font, %(min)dpx) * 0.6) !important; right: calc(var(--ae-min-font, %(min)dpx) * -0.6) !important; }
+/* the track as far below its title as the larger handle reaches above it */
+.noUi-horizontal { margin-top: calc(var(--ae-min-font, %(min)dpx) * 0.65) !important; }
 input, select, textarea, button, label, .bk-input { font-size: var(--ae-min-font, %(min)dpx) !important; }
 /* sub- and superscripts, and a formula's scripts, keep the minimum too */
 sub, sup, small, math, math * { font-size: max(var(--ae-min-font, calc(%(min)dpx * var(--ae-fit, 1))), 1em) !important; }

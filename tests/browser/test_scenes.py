@@ -9,7 +9,8 @@ page (AEScenes.go) in each room; after each scene's fit:
 - the scene's main numbers are at the main size or more (a main figure's text in its frame, a
   main Div's text);
 - no two texts overlap, and no figure's text is cut off by its figure or its frame;
-- every part the scene names is on screen, and no other part of the plate is.
+- every part the scene names is on screen, and no other part of the plate is;
+- no slider's handle (as large as the type) reaches up into its title.
 The rooms: a 960×540 slide frame in present mode, the same page resized to 1280×720 while open
 (back through the scenes), and a present page at 1280×720 (with its scene bar), resized to
 1920×1080 at the end: the same scene, every text 1.5 times as large. An embedded frame without
@@ -93,6 +94,25 @@ SETTLED_AT = ("([i, w, h]) => window.AEScenes && AEScenes.current() && AEScenes.
               "AEPage.fit_state.size[0] === w && AEPage.fit_state.size[1] === h")
 
 
+# Each slider whose handle (sized to the scene's type) reaches up into its title's line: [name,
+# the title's bottom, the handle's top].
+HANDLES_ON_TITLES = r"""() => {
+  const out = [];
+  for (const m of Bokeh.documents[0].all_models) {
+    if (!/Slider$/.test(m.type) || m.visible === false) continue;
+    const v = Bokeh.index.find_one(m), root = v && v.el && v.el.shadowRoot;
+    const t = root && root.querySelector(".bk-slider-title");
+    if (!t || !(t.getBoundingClientRect().width > 0)) continue;
+    const tb = t.getBoundingClientRect();
+    for (const h of root.querySelectorAll(".noUi-handle")) {
+      const hb = h.getBoundingClientRect();
+      if (hb.width > 0 && hb.top < tb.bottom - 1) out.push([m.name, Math.round(tb.bottom), Math.round(hb.top)]);
+    }
+  }
+  return out;
+}"""
+
+
 def overlaps(texts: list[dict]) -> list[str]:
     out = []
     for a_i, a in enumerate(texts):
@@ -153,6 +173,9 @@ def check_scene(page, slug: str, scene, room) -> list[str]:
     missing = [p for p, on in shown.items() if not on]
     if missing:
         problems.append(f"{where}: parts not on screen: {missing}")
+    handles = page.evaluate(HANDLES_ON_TITLES)
+    if handles:
+        problems.append(f"{where}: slider handles over their titles [name, title's bottom, handle's top]: {handles}")
     return problems
 
 

@@ -54,6 +54,10 @@ def test_every_scene_holds_the_largest_tables(new_tab, export_plate, room):
     assert not problems, "\n".join(problems)
 
 
+# With the workarounds off a change of scene lays the page out once per model it resizes (the
+# [off] leg took three times the [on] one's time here). The clicks themselves are tested [off] in
+# test_self_attention_served.py, served and in the exported file.
+@pytest.mark.on_only
 def test_shuffle_and_positions_work_in_their_scenes(new_tab, export_plate):
     room = ROOM["present-1280"]
     tab = new_tab(viewport={"width": room[1], "height": room[2]})

@@ -2,9 +2,9 @@
 trains with a real click on Train, the loss chart moves (its line is drawn further, its steps
 axis grows), the numbers are NumPy's replay of as many steps, and the scene still reads in its
 room afterwards (tests/browser/test_scenes.py's checks: the readout grows a line when the
-scores turn symmetric, the charts' axes follow the run). Each story's scene in turn, in one
-page: its story button (which sets the story's settings and trains), then Pause, with the
-story's numbers.
+scores turn symmetric, the charts' axes follow the run). Then, in the same page, each story's
+scene in turn: its story button (which sets the story's settings and trains), then Pause, with
+the story's numbers.
 """
 
 from __future__ import annotations
@@ -52,10 +52,26 @@ def exported(export_plate):
     return export_plate("learn")
 
 
+# One page per room (a page load costs as much as some ten changes of scene), opened at the loss
+# scene from its link: Train moves the loss chart; then each story's scene in the order a
+# lecture takes them, where a story's button sets all of its settings and trains from step 0,
+# whatever the page held before.
+STORIES = [("one-map", "one-map"), ("saturated", "saturated"), ("scale", "dk64-raw"), ("scale", "dk64-scaled")]
+
+
 @pytest.mark.parametrize("room", ["present-1280", "slide-960"])
-def test_train_in_a_present_page_moves_the_loss_chart(new_tab, exported, room):
+def test_train_moves_the_loss_chart_then_each_storys_scene_trains_its_story(new_tab, exported, room):
     tab = new_tab(viewport={"width": ROOM[room][1], "height": ROOM[room][2]})
     page = open_scene(tab, exported, ROOM[room], "loss")
+    check_loss_chart_moves(page, room)
+    for scene, story in STORIES:
+        page.evaluate("(i) => AEScenes.go(i)", INDEX[scene])  # nothing to do when it is on screen
+        page.wait_for_function(SETTLED, arg=INDEX[scene], timeout=WAIT)
+        check_story(page, room, scene, story)
+    tab.assert_no_errors()
+
+
+def check_loss_chart_moves(page, room: str) -> None:
     before = page.evaluate(CHART)
     chart = page.locator("[data-ae-name=loss_plot]")
     page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('loss_plot'))"
@@ -70,25 +86,7 @@ def test_train_in_a_present_page_moves_the_loss_chart(new_tab, exported, room):
     assert st["train_loss"]["loss"][-1] < st["train_loss"]["loss"][0]  # the loss falls (seed 0, two maps)
     assert chart.screenshot() != drawn  # the chart on screen moved with it
     problems = check_scene(page, "learn", SCENES[INDEX["loss"]], ROOM[room])
-    assert not problems, "\n".join(problems)
-    tab.assert_no_errors()
-
-
-# Each story's scene and its button, in the order a lecture takes them. One page per room goes
-# through them all (a page load costs as much as some ten changes of scene): a story's button
-# sets all of its settings and trains from step 0, whatever the page held before.
-STORIES = [("one-map", "one-map"), ("saturated", "saturated"), ("scale", "dk64-raw"), ("scale", "dk64-scaled")]
-
-
-@pytest.mark.parametrize("room", ["present-1280", "slide-960"])
-def test_each_storys_scene_sets_the_story_and_trains(new_tab, exported, room):
-    tab = new_tab(viewport={"width": ROOM[room][1], "height": ROOM[room][2]})
-    page = open_scene(tab, exported, ROOM[room], STORIES[0][0])
-    for scene, story in STORIES:
-        page.evaluate("(i) => AEScenes.go(i)", INDEX[scene])  # nothing to do when it is on screen
-        page.wait_for_function(SETTLED, arg=INDEX[scene], timeout=WAIT)
-        check_story(page, room, scene, story)
-    tab.assert_no_errors()
+    assert not problems, "loss: " + "\n".join(problems)
 
 
 def check_story(page, room: str, scene: str, story: str) -> None:

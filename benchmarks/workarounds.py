@@ -70,6 +70,11 @@ TARGETS: dict[str, list[tuple[str, str, str]]] = {
     "later_positions": [("lookup", "exported", "drag"), ("self-attention", "exported", "slider"),
                         ("masking", "exported", "slider")],
     "hidden_figures_wait": [("masking", "exported", "slider")],
+    "axes_on_change": [("lookup", "exported", "drag"), ("worked", "exported", "drag"), ("scaling", "exported", "drag")],
+    "axes_once": [("self-attention", "exported", "slider"), ("masking", "exported", "slider"),
+                  ("lookup", "exported", "drag")],
+    "unset_css_values": [("lookup", "exported", "drag"), ("masking", "exported", "slider"),
+                         ("self-attention", "exported", "slider")],
     "one_layout": [("multi-head", "exported", "slider"), ("multi-head", "exported", "embed_fit")],
 }
 # Turned off in the server or the export (AE_WORKAROUNDS=NAME); every other name in the page (?workarounds=NAME).

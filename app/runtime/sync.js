@@ -19,6 +19,11 @@ var AESync = (typeof globalThis !== "undefined" && globalThis.AESync) || (functi
   // Set them and send them even when this browser already holds the same values (the live path
   // changed them quietly): this is how a finished gesture reaches Python.
   function send(model, props) { model.setv(props, { check_eq: false }); }
+  // A source whose columns the live path rewrote in place, shown (in this browser only). Emitting
+  // its `change` alone redraws its glyphs, but what BokehJS computes from the columns and keeps
+  // (an expression's result: a label's place beyond its arrow) is worked out again only when the
+  // data itself is set, so it is set again, the same columns.
+  function rewritten(source) { source.setv({ data: source.data }, { sync: false, check_eq: false }); }
 
   function busy(a) { return a.sync.tags.indexOf("busy") >= 0; }
   // A gesture starts: Python waits for its end.
@@ -133,7 +138,7 @@ var AESync = (typeof globalThis !== "undefined" && globalThis.AESync) || (functi
   }
 
   return {
-    STILL_MS: STILL_MS, quiet: quiet, send: send, busy: busy, mark: mark, lead: lead, commit: commit, until_still: until_still,
+    STILL_MS: STILL_MS, quiet: quiet, send: send, rewritten: rewritten, busy: busy, mark: mark, lead: lead, commit: commit, until_still: until_still,
     changed: changed,
     text: text, throttle: throttle, same_data: same_data, same_value: same_value, guard_late: guard_late,
   };

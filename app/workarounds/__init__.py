@@ -66,12 +66,13 @@ PYTHON: tuple[Workaround, ...] = (
 # The browser side: app/workarounds/js/<name>.js, each read against BokehJS (its own range is
 # declared in the file, which checks Bokeh.version itself).
 # Installed in this order: coalesce_updates wraps lazy_copies' GlyphRendererView.set_visuals, so
-# its skip of the repeat from `masked` holds whichever of the two is on; hidden_figures_wait wraps
-# coalesce_updates' update_data and local_layout's _invalidate_layout_if_needed, so a hidden
-# figure's renderers and layout wait before either is asked.
+# its skip of the repeat from `masked` holds whichever of the two is on; axes_on_change wraps
+# local_layout's PlotView._invalidate_layout_if_needed, and hidden_figures_wait wraps both it and
+# coalesce_updates' update_data, so a hidden figure's renderers and layout wait before any is asked.
 JS: tuple[str, ...] = (
-    "div_text", "one_layout", "quiet_styles", "local_layout", "lazy_copies", "coalesce_updates",
-    "hidden_figures_wait", "quick_text", "later_positions", "raw_moves", "paints_next_frame", "quiet_tooltips",
+    "div_text", "one_layout", "quiet_styles", "local_layout", "axes_on_change", "lazy_copies", "coalesce_updates",
+    "hidden_figures_wait", "quick_text", "later_positions", "axes_once", "unset_css_values", "raw_moves",
+    "paints_next_frame", "quiet_tooltips",
 )
 
 

@@ -220,6 +220,16 @@ def decades(values) -> tuple[float, float]:
     return float(f"1e{lo}") / 1.4, float(f"1e{max(hi, lo + 2)}") * 1.4
 
 
+def steps_shown(last: int) -> int:
+    """The end of the curves' step axis: the least of 10, 20, 50, 100, 200, 500, ... that holds
+    step `last`. It stays put for most steps, so a step redraws the curves and not their axes
+    (learn.js's steps_shown)."""
+    end = 10
+    while end < last:
+        end = end * 5 // 2 if str(end)[0] == "2" else end * 2
+    return end
+
+
 def limits(nums: dict) -> dict:
     """The half-width of the signed colour scales (the maps share one, W_Q W_Kᵀ has its own) and
     the curves' log ranges."""
@@ -227,7 +237,7 @@ def limits(nums: dict) -> dict:
         m = max(float(np.max(np.abs(x))) for x in ms)
         return m if m > 0 else 1.0
     return {"maps": half(nums["W_Q"], nums["W_K"]), "qk": half(nums["readout"].qk),
-            "loss": decades(nums["loss"]), "grad": decades(nums["grad"])}
+            "loss": decades(nums["loss"]), "grad": decades(nums["grad"]), "steps": steps_shown(len(nums["loss"]) - 1)}
 
 
 # --- the texts ------------------------------------------------------------------------------

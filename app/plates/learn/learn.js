@@ -253,6 +253,12 @@ var LearnLive = (typeof globalThis !== "undefined" && globalThis.LearnLive) || (
     // from text (Math.pow(10, -5) is not 1e-5), with a margin so the end ticks are drawn
     return [Number("1e" + a) / 1.4, Number("1e" + Math.max(b, a + 2)) * 1.4];
   }
+  // The end of the curves' step axis (data.py's steps_shown): 10, 20, 50, 100, 200, 500, ...
+  function steps_shown(last) {
+    var end = 10;
+    while (end < last) end = String(end)[0] === "2" ? end * 5 / 2 : end * 2;
+    return end;
+  }
   function largest(ms) {
     var top = 0;
     ms.forEach(function (m) { m.forEach(function (r) { r.forEach(function (v) { top = Math.max(top, Math.abs(v)); }); }); });
@@ -301,6 +307,7 @@ var LearnLive = (typeof globalThis !== "undefined" && globalThis.LearnLive) || (
       },
       maps_limit: largest(mp), qk_limit: largest([r.qk]),
       loss_range: decades(run.loss, a.limits.floor), grad_range: decades(run.grad, a.limits.floor),
+      steps_end: steps_shown(run.loss.length - 1),
       readout_div: readout_html(run.state.step, r.loss, r.grad_norm, r.asymmetry, worst, run.st.tie,
                                 run.state.step < run.st.step ? run.stopped : "", a.limits.max_step),
       story: story_html(story_of(run.st), M.stalled(r) ? STALL : ""),
@@ -321,6 +328,7 @@ var LearnLive = (typeof globalThis !== "undefined" && globalThis.LearnLive) || (
       [[a.loss_y, fd.loss_range], [a.grad_y, fd.grad_range]].forEach(function (p) {
         if (p[0].start !== p[1][0] || p[0].end !== p[1][1]) quiet(p[0], { start: p[1][0], end: p[1][1] });
       });
+      [a.loss_x, a.grad_x].forEach(function (r) { if (r.end !== fd.steps_end) quiet(r, { end: fd.steps_end }); });
       if (a.wq_x.end !== run.st.width - 0.5) { quiet(a.wq_x, { end: run.st.width - 0.5 }); quiet(a.wk_x, { end: run.st.width - 0.5 }); }
       if (a.d_k.disabled !== (run.st.tie === "identity")) quiet(a.d_k, { disabled: run.st.tie === "identity" });
       quiet_text(a.story, fd.story);

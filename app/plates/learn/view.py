@@ -12,7 +12,6 @@ from bokeh.models import (
     CheckboxGroup,
     ColumnDataSource,
     CustomJSTickFormatter,
-    DataRange1d,
     Div,
     FixedTicker,
     InlineStyleSheet,
@@ -96,7 +95,7 @@ def _heat(name: str, title: str, cols: int, rows: int, width: int = HEAT):
 
 
 def _history_figure(name: str, title: str, y_label: str):
-    f = figure(name=name, width=270, height=HEAT + 78, y_axis_type="log", x_range=DataRange1d(start=0, min_interval=10),
+    f = figure(name=name, width=270, height=HEAT + 78, y_axis_type="log", x_range=Range1d(0, 10),
                y_range=Range1d(0.01, 1.0),
                tools="", toolbar_location=None, title=title)
     style_figure(f)
@@ -164,6 +163,8 @@ class LearnPlate(PlateViewer):
         self.grad_plot.line("step", "y", source=src["grad_norm"], line_color=PALETTE["keys"], line_width=2.5)
         self.grad_plot.scatter("step", "grad_norm", source=src["readout"], size=8, fill_color=PALETTE["keys"],
                                line_color=PALETTE["ink"])  # the step now (none for a gradient of 0)
+        for f, name in ((self.loss_plot, "train_loss"), (self.grad_plot, "grad_norm")):
+            live_layer(f, src[name], src["readout"])  # a step redraws the curves; the axes move only at 10, 20, 50...
 
         # The attention weights now, beside the target pattern.
         wmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0.0, high=1.0)
@@ -209,6 +210,7 @@ class LearnPlate(PlateViewer):
             "train_state": src["train_state"],
             "maps_mapper": self.maps_mapper, "qk_mapper": self.qk_mapper, "wq_x": self.wq_x, "wk_x": self.wk_x,
             "loss_y": self.loss_plot.y_range, "grad_y": self.grad_plot.y_range,
+            "loss_x": self.loss_plot.x_range, "grad_x": self.grad_plot.x_range,
             "train": self.train_w, "one_step": self.one_step_w, "reset": self.reset_w, "speed": self.speed_w,
             "lr": self.lr_w, "optimizer": self.optimizer_w, "d_k": self.dk_w, "scaled": self.scaled_w,
             "tie": self.tie_w, "init_scale": self.init_w, "seed": self.seed_w,
@@ -328,6 +330,7 @@ class LearnPlate(PlateViewer):
         for plot, key in ((self.loss_plot, "loss"), (self.grad_plot, "grad")):
             set_if_changed(plot.y_range, "start", lim[key][0])
             set_if_changed(plot.y_range, "end", lim[key][1])
+            set_if_changed(plot.x_range, "end", lim["steps"])
         for name in LIVE:
             resend(self.srcs[name], live[name])
         set_if_changed(self.readout_div, "text", words["readout_div"])

@@ -82,7 +82,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
   function set_query_polar(a, angle, length) {
     var p = M.cartesian(angle, length), d = a.query.data;
     d.x[0] = p[0]; d.y[0] = p[1];
-    a.query.change.emit();
+    AESync.rewritten(a.query);
   }
 
   function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
@@ -123,7 +123,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
       var kd = a.keys.data, grid = function (v) { return ev.exact ? v : Number(v.toFixed(2)) || 0; };
       kd.x[d.target] = grid(clamp(ev.x, -LIMITS.max_coord, LIMITS.max_coord));
       kd.y[d.target] = grid(clamp(ev.y, -LIMITS.max_coord, LIMITS.max_coord));
-      a.keys.change.emit();
+      AESync.rewritten(a.keys);
     }
     recompute(a);
   }
@@ -186,7 +186,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     AESync.lead(a);
     var kd = a.keys.data;
     for (var j = 0; j < kd.x.length; j++) { kd.x[j] = f.keys.default[j][0]; kd.y[j] = f.keys.default[j][1]; }
-    a.keys.change.emit();
+    AESync.rewritten(a.keys);
     a.dk.value = String(f.d_k.default);
     a.scaled.active = f.scaled.default ? [0] : [];
     quiet(a.angle, { value: f.angle.default });
@@ -231,7 +231,7 @@ var LookupLive = (typeof globalThis !== "undefined" && globalThis.LookupLive) ||
     if (v.keys) {
       var kd = a.keys.data;
       v.keys.forEach(function (p, j) { kd.x[j] = p[0]; kd.y[j] = p[1]; });
-      a.keys.change.emit();
+      AESync.rewritten(a.keys);
     }
     if (v.d_k !== undefined) a.dk.value = String(v.d_k);
     if (v.scaled !== undefined) a.scaled.active = v.scaled ? [0] : [];

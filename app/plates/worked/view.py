@@ -41,7 +41,7 @@ from app.shared.scenes import with_titles
 from app.shared.text import plate_text
 from app.shared.theme import PALETTE, style_figure
 from app.shared.vectors import draw_query_and_keys
-from app.shared.viewer import PlateViewer, as_the_browser_left_it, push, set_if_changed
+from app.shared.viewer import PlateViewer, as_the_browser_left_it, live_layer, push, set_if_changed
 
 TEXT = plate_text(__package__)
 NO_ERRORS = dict.fromkeys(ARRAYS, "")
@@ -161,18 +161,27 @@ class WorkedPlate(PlateViewer):
         sp.title.text_font_size = "11pt"
         sp.xaxis.axis_label = "query length |q|"
         sp.yaxis.axis_label = "largest weight"
-        sp.line("length", "uniform", source=self.sweep_src, line_color=PALETTE["muted"], line_dash="dashed",
-                line_width=1.5, legend_label="even split 1/M")
-        sp.line("length", "top", source=self.sweep_src, line_color=PALETTE["weights"], line_width=3,
-                legend_label="largest weight")
-        sp.scatter("length", "top", source=self.now_src, size=15, marker="diamond", fill_color=PALETTE["query"],
-                   line_color="white", line_width=2, legend_label="this query")
+        # The legend names stand-ins off the plot, drawn as the live renderers are: a legend follows
+        # its renderers' sources, and entries on the live ones would repaint the plot's primary
+        # canvas (axes included) at every step of the length (see live_layer).
+        even = dict(line_color=PALETTE["muted"], line_dash="dashed", line_width=1.5)
+        largest = dict(line_color=PALETTE["weights"], line_width=3)
+        now = dict(size=15, marker="diamond", fill_color=PALETTE["query"], line_color="white", line_width=2)
+        sp.line([-2e6, -1e6], [0, 0], legend_label="even split 1/M", **even)
+        sp.line([-2e6, -1e6], [0, 0], legend_label="largest weight", **largest)
+        sp.scatter([-1e6], [0], legend_label="this query", **now)
+        sp.line("length", "uniform", source=self.sweep_src, **even)
+        sp.line("length", "top", source=self.sweep_src, **largest)
+        sp.scatter("length", "top", source=self.now_src, **now)
         sp.legend.location = "center_right"
         sp.legend.label_text_font_size = "9pt"
         sp.legend.background_fill_alpha = 0.85
         sp.legend.padding = 4
         sp.legend.spacing = 0
         self.sweep_plot = sp
+        live_layer(kp, self.query_src, self.keys_src)
+        live_layer(vp, self.values_src, self.hull_src, self.point_src, self.pulls_src)
+        live_layer(sp, self.sweep_src, self.now_src)
         self.panel_note = div(name="panel_note", text="", width=290)
         self.sweep_note = div(name="sweep_note", text="", width=290)
 

@@ -2,6 +2,7 @@
 // makes to BokehJS's own classes and views. Each file of app/workarounds/js/ defines one with
 // W.define(name, {bokeh: [from, to), install, wrap}):
 //   install(doc)  patches BokehJS's classes or views once the page's document is ready (optional);
+//                 it returns true when on, false when BokehJS lacks what it replaces, or why it declined;
 //   wrap          a function the runtime calls instead of its plain one (W.wrapper(name)).
 // A workaround applies only when Bokeh.version is in [from, to) and nothing switched it off:
 // `?workarounds=off` or `?workarounds=a,b` in the page's address, or the names the server or the
@@ -61,7 +62,8 @@ var AEWorkarounds = (typeof globalThis !== "undefined" && globalThis.AEWorkaroun
   function run(spec, step, arg) {
     try {
       var done = spec[step](arg);
-      if (done) status[spec.name] = "on";
+      if (typeof done === "string") status[spec.name] = "off: " + done;  // it declined, and says why
+      else if (done) status[spec.name] = "on";
       else if (status[spec.name] !== "on") status[spec.name] = "off: BokehJS lacks what it replaces";
     } catch (e) {
       say_once(spec.name, "failed to install (" + e + ")");

@@ -261,7 +261,7 @@ process.stdin.on("end", () => {
       const run = L.ensure(a);
       const fd = L.frame_data(a, run);
       out.push({sources: fd.sources, readout_div: fd.readout_div, story: fd.story, maps_limit: fd.maps_limit,
-                qk_limit: fd.qk_limit, loss_range: fd.loss_range, grad_range: fd.grad_range,
+                qk_limit: fd.qk_limit, loss_range: fd.loss_range, grad_range: fd.grad_range, steps_end: fd.steps_end,
                 url: AELink.fields(a.link, L.url_values(a), {})});
     } else if (c.kind === "start") {
       out.push(L.start_state(a, Object.assign(L.settings(a))));
@@ -337,6 +337,7 @@ def test_the_glue_draws_what_python_draws_at_a_step():
         lim = data.limits(data.numbers(s))
         assert close(res["maps_limit"], lim["maps"]) and close(res["qk_limit"], lim["qk"])
         assert res["loss_range"] == list(lim["loss"]) and res["grad_range"] == list(lim["grad"])
+        assert res["steps_end"] == lim["steps"] >= n
     assert any("Training has stalled" in res["story"] for res in got)  # the stalled runs' words were compared
     print(f"learn.js against attention_core, worst relative difference {worst:.2g}")
 

@@ -73,3 +73,43 @@ def test_labels_lie_beyond_their_arrows(new_tab, exports, settings):
     bad = labels_off_arrows(tab.page)
     assert not bad, f"lookup ({settings or 'its page'}): {bad}"
     tab.assert_no_errors()
+
+
+# How far (CSS pixels) a label may lie from its own arrow's tip: its gap out from the tip plus the
+# text's own size at k = 1. One left where the arrow was lies much further off.
+NEAR_TIP_PX = 40
+FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+
+
+def far_from_own_tip(page) -> list[str]:
+    st = page.evaluate("""() => { const d = Bokeh.documents[0];
+      const k = d.get_model_by_name("keys").data, q = d.get_model_by_name("query").data;
+      return {keys: Array.from(k.x, (x, i) => [x, k.y[i]]), names: Array.from(k.name), query: [q.x[0], q.y[0]]}; }""")
+    own = dict(zip(["q", *st["names"]], to_page_xys(page, "vectors", [st["query"], *st["keys"]])))
+    texts = [t for t in page.evaluate(TEXT_BOXES)["texts"] if t["kind"] == "figure" and t["where"] == "vectors"]
+    return [f"'{t['text']}' {tuple(round(c) for c in t['box'])} far from its tip {tuple(round(c) for c in own[t['text']])}"
+            for t in texts if t["text"] in own and not covers(t["box"], own[t["text"]], NEAR_TIP_PX)]
+
+
+def test_labels_follow_their_arrows_while_the_hand_drags(new_tab, exports):
+    """The query dragged, then a key, with the mouse held: a frame after each move every label
+    lies at its own arrow's tip and off the arrows, not where the drag began (the labels' places
+    are worked out from the dragged source's columns, which the drag rewrites in place)."""
+    tab = new_tab(viewport={"width": 1280, "height": 720})
+    page = tab.page
+    page.goto((exports("on") / "lookup.html").as_uri())
+    page.wait_for_function(READY, timeout=30_000)
+    # Each drag's stops, in the figure's data units: clear of the other arrows and their labels.
+    for target, stops in (("query", [(1.0, 3.2), (-0.6, 3.9), (-3.0, 3.2)]), ("k2", [(2.6, 3.4), (3.6, 2.4)])):
+        st = page.evaluate("""() => { const d = Bokeh.documents[0], k = d.get_model_by_name("keys").data,
+          q = d.get_model_by_name("query").data; return {query: [q.x[0], q.y[0]], k2: [k.x[1], k.y[1]]}; }""")
+        x, y = to_page_xys(page, "vectors", [st[target]])[0]
+        page.mouse.move(x, y)
+        page.mouse.down()
+        for stop in stops:
+            page.mouse.move(*to_page_xys(page, "vectors", [stop])[0], steps=4)
+            page.evaluate(FRAMES)
+            assert not far_from_own_tip(page), (target, stop, far_from_own_tip(page))
+            assert not labels_off_arrows(page), (target, stop)
+        page.mouse.up()
+    tab.assert_no_errors()

@@ -41,20 +41,29 @@ var AEScenes = (typeof globalThis !== "undefined" && globalThis.AEScenes) || (fu
   }
 
   // A scene hides a model by setting `visible`, and remembers the plate's own value, which it
-  // gives back when a later scene shows the model again. A plate that shows a hidden part meanwhile
-  // (an error message appearing) is noted and the part stays hidden until its scene comes.
+  // gives back when a later scene shows the model again. A plate that sets a hidden part's
+  // `visible` meanwhile (an error message appearing, masking.js's contrast switch choosing which
+  // figure of a pair is shown) is noted and the part stays hidden until its scene comes. The note
+  // is taken in setv, not from the property's change signal: hiding a part the scene already hides
+  // changes nothing, no signal comes, and the scene would show the part again with its partner.
   function conceal(m) {
     if (S.own.has(m)) return;
     S.own.set(m, m.visible);
     if (m.visible) { S.setting = true; m.setv({ visible: false }, { sync: false }); S.setting = false; }
-    if (!m.__ae_scene_watch && m.properties.visible) {
-      m.__ae_scene_watch = true;
-      m.properties.visible.change.connect(function () {
-        if (S.setting || !S.own.has(m)) return;
-        S.own.set(m, m.visible);  // the plate's own change: kept for later
-        if (m.visible) { S.setting = true; m.setv({ visible: false }, { sync: false }); S.setting = false; }
-      });
-    }
+    watch(m);
+  }
+  // Every change reaches a model through setv: its property setters, a served page's patches.
+  function watch(m) {
+    if (m.__ae_scene_watch || !m.properties.visible) return;
+    m.__ae_scene_watch = true;
+    var setv = m.setv;
+    m.setv = function (attrs, opts) {
+      var noted = !!S && !S.setting && S.own.has(m) && !!attrs && "visible" in attrs;
+      if (noted) S.own.set(m, !!attrs.visible);  // the plate's own value: kept for later
+      var out = setv.call(m, attrs, opts);
+      if (noted && m.visible) { S.setting = true; setv.call(m, { visible: false }, { sync: false }); S.setting = false; }
+      return out;
+    };
   }
   function reveal(m) {
     if (!S.own.has(m)) return;

@@ -7,7 +7,9 @@ tests/browser/test_scenes.py reads every scene in its rooms in the plate's first
 - on a served present page, a real tap on the mask in its scene is computed in the browser and
   then by Python as attention_core does, and the cells keep the scene's type (masking.js set them
   back to the plate's own 7.5-11 pt at every change); the contrast switch in its scene shows the
-  zeroed weights at the same size, and they still read when the lecturer steps back a scene.
+  zeroed weights at the same size, and they still read when the lecturer steps back a scene;
+- the contrast switch flipped (either way) in a scene that hides the weights: the next scenes show
+  one figure of each pair, not both side by side.
 """
 
 from __future__ import annotations
@@ -106,5 +108,43 @@ def test_served_tap_and_contrast_work_in_their_scenes(new_tab, served_url):
     page.get_by_role("button", name="Previous scene").click()  # the state carries back
     page.wait_for_function(SETTLED, arg=tap, timeout=30_000)
     problems += check_zeroed(page, SCENES[tap], room)
+    tab.assert_no_errors()
+    assert not problems, "\n".join(problems)
+
+
+def check_one_of_each_pair(page, scene, contrast: bool) -> list[str]:
+    """The scene shows the figure of each pair the switch chose, and not its partner beside it."""
+    pairs = [(p, PAIRS[p]) for p in scene.parts if p in PAIRS]
+    names = [n for pair in pairs for n in pair]
+    shown = page.evaluate(PARTS_SHOWN, names)
+    want = {n: (n in PAIRS.values()) == contrast for n in names}
+    wrong = {n: shown[n] for n in names if shown[n] != want[n]}
+    state = "on" if contrast else "off"
+    return [f"{SLUG} scene '{scene.name}', contrast {state}: shown {wrong}"] if wrong else []
+
+
+# The switch flipped while the scene on screen hides the weights changes nothing on screen: the
+# scene must still learn which figure of each pair the plate now shows (app/runtime/scenes.js's
+# watch), or the next scene shows both figures side by side, their labels on each other and cut
+# off. One page, both ways: on in the first scene, then off there again.
+@pytest.mark.on_only
+def test_contrast_flipped_in_a_scene_without_the_weights_shows_one_of_each_pair(new_tab, export_plate):
+    room = ROOM["slide-960"]
+    tab = new_tab(viewport={"width": room[1], "height": room[2]})
+    page = tab.page
+    tap, zeroed = NAMES.index("tap"), NAMES.index("zeroed")
+    assert not set(PAIRS) & set(SCENES[0].parts)  # the first scene hides the weights and the outputs
+    page.goto(export_plate(SLUG).as_uri() + f"?{room[3]}&scene={NAMES[0]}")
+    page.wait_for_function(SETTLED, arg=0, timeout=30_000)
+    flip = "(v) => { Bokeh.documents[0].get_model_by_name('contrast').active = v; }"
+    problems = []
+    page.evaluate(flip, 1)
+    for i in (tap, zeroed):
+        go(page, i)
+        problems += check_one_of_each_pair(page, SCENES[i], True) + check_zeroed(page, SCENES[i], room)
+    go(page, 0)
+    page.evaluate(flip, 0)
+    go(page, zeroed)
+    problems += check_one_of_each_pair(page, SCENES[zeroed], False) + check_scene(page, SLUG, SCENES[zeroed], room)
     tab.assert_no_errors()
     assert not problems, "\n".join(problems)

@@ -63,6 +63,13 @@ def attention_grads(Q, K, V, d_output, mask=None, scale=None):
                          f"K {K.shape}, V {V.shape}; got {dO.shape}")
     # `attention` has accepted `scale`, so this conversion cannot fail.
     s = default_scale(Q.shape[-1]) if scale is None else float(scale)
+    return _grads_from_weights(A, Q, K, V, dO, s)
+
+
+def _grads_from_weights(A, Q, K, V, dO, s: float):
+    """attention_grads' (dQ, dK, dV) from the weights A that `attention` gave for checked Q, K, V
+    and a float scale `s`, with dO shaped like the output: a caller that has just run the
+    forward pass (training) need not run it again."""
     with np.errstate(over="ignore", invalid="ignore"):
         dV = np.swapaxes(A, -1, -2) @ dO  # (..., M, d_v)
         dA = dO @ np.swapaxes(V, -1, -2)  # (..., N, M)

@@ -42,6 +42,7 @@ state's arrays are read-only).
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from collections.abc import Mapping
@@ -51,7 +52,7 @@ import numpy as np
 
 from ._validate import as_float_array, safe_norm
 from .attention import attention
-from .backward import attention_grads
+from .backward import _grads_from_weights
 
 TIES = ("none", "shared", "identity")
 OPTIMIZERS = ("gd", "adam")
@@ -240,26 +241,36 @@ def _score_maps(settings: TrainSettings, params: dict) -> tuple[np.ndarray, np.n
     return eye, eye
 
 
+@functools.lru_cache(maxsize=8)
+def _task(T: int, d_model: int) -> tuple[np.ndarray, np.ndarray]:
+    """(X, Y) of the task, read-only: the same at every step of a run, so made once."""
+    X = one_hot_tokens(T, d_model)  # (T, d_model)
+    Y = target_weights(T) @ X  # (T, d_model) Y[i] = X[(i + 1) mod T]
+    X.flags.writeable = Y.flags.writeable = False
+    return X, Y
+
+
 def _forward(settings: TrainSettings, params: dict):
     """The head on the task: (X, Q, K, output, weights, Y)."""
-    X = one_hot_tokens(settings.T, settings.d_model)  # (T, d_model)
+    X, Y = _task(settings.T, settings.d_model)  # (T, d_model) each
     W_Q, W_K = _score_maps(settings, params)
     Q = X @ W_Q  # (T, d_k)
     K = X @ W_K  # (T, d_k)
     output, weights = attention(Q, K, X, scale=settings.scale)  # (T, d_model), (T, T)
-    Y = target_weights(settings.T) @ X  # (T, d_model) Y[i] = X[(i + 1) mod T]
     return X, Q, K, output, weights, Y
 
 
 def _loss_grads_forward(settings: TrainSettings, params: dict):
     """(loss, grads, forward) for checked `params`: one forward pass and one backward pass."""
     fwd = _forward(settings, params)
-    X, Q, K, output, _, Y = fwd
+    X, Q, K, output, weights, Y = fwd
     err = output - Y  # (T, d_model)
     T = settings.T
     loss = float(np.sum(err * err) / T)
     d_output = 2.0 * err / T  # (T, d_model)
-    dQ, dK, _ = attention_grads(Q, K, X, d_output, scale=settings.scale)  # (T, d_k), (T, d_k), (T, d_model)
+    # attention_grads' numbers from the forward pass's weights: it would run attention again on the
+    # same Q, K and X (a third of a training step).
+    dQ, dK, _ = _grads_from_weights(weights, Q, K, X, d_output, settings.scale)  # (T, d_k), (T, d_k), (T, d_model)
     dW_Q = X.T @ dQ  # (d_model, d_k)
     dW_K = X.T @ dK  # (d_model, d_k)
     if settings.tie == "none":

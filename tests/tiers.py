@@ -8,10 +8,16 @@ by tests/conftest.py), `node`, `kernel` and a server a test starts itself are ma
 out. In either tier a test that starts what it is not marked for fails, naming the mark it
 lacks (guard_subprocesses): a test cannot land in the wrong tier silently.
 
-One more mark, `whole_export`, starts none of these but is left out of `make check` too
-(FULL_ONLY): a test of a whole export's files (every page of `export --site`) whose export is
-most of its time, where a cheaper test of the same property, on a smaller export written in
-the test's own process, stays in check beside it (test_exported_bokeh_only.py).
+Two more marks start none of these but are left out of `make check` too (FULL_ONLY):
+- `whole_export`: a test of a whole export's files (every page of `export --site`) whose export
+  is most of its time, where a cheaper test of the same property, on a smaller export written in
+  the test's own process, stays in check beside it (test_exported_bokeh_only.py);
+- `every_page`: the pages beyond CHECK_PAGES in a test that holds a workaround of the server's
+  to Bokeh's and Panel's own way, page by page (tests/workarounds/: each page is built twice or
+  more, and the pages were a quarter of `make check`'s time). make check meets each workaround
+  on the index and the plates in CHECK_PAGES, whose documents together hold every kind of model
+  any page holds (make test checks that they still do:
+  tests/workarounds/test_served_bokeh_only.py), and make test on every page.
 """
 
 from __future__ import annotations
@@ -24,9 +30,20 @@ from pathlib import Path
 # What `make check` leaves out (pyproject.toml registers the markers).
 RESOURCES = ("browser", "server", "node", "kernel")
 # Left out of `make check` as well, though they start none of RESOURCES (the docstring says when).
-FULL_ONLY = ("whole_export",)
+FULL_ONLY = ("whole_export", "every_page")
+# The pages (None: the index) a workaround's page-by-page test meets in make check (`every_page`).
+CHECK_PAGES = (None, "worked", "scaling", "masking", "multi-head", "learn")
 # A test that uses one of these fixtures (or one built on it) gets its mark without asking.
 RESOURCE_FIXTURES = {"chromium_path": "browser", "servers": "server", "app_server": "server"}
+
+
+def pages(slugs, index_id: str = "index") -> list:
+    """The index (None) and the plates `slugs` as parameters of a workaround's page-by-page test,
+    each with its id; those beyond CHECK_PAGES are marked `every_page` (make test only)."""
+    import pytest
+
+    return [pytest.param(p, id=index_id if p is None else p,
+                         marks=() if p in CHECK_PAGES else pytest.mark.every_page) for p in (None, *slugs)]
 
 
 def resource_of(argv) -> str | None:

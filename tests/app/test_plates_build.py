@@ -66,10 +66,11 @@ def _find(root, name: str):
 
 def _check_generic(root) -> None:
     """Named models are unique (the browser finds them with get_model_by_name) and sources rectangular."""
-    names = [m.name for m in root.references() if getattr(m, "name", None)]
+    models = root.references()
+    names = [m.name for m in models if getattr(m, "name", None)]
     dupes = sorted({n for n in names if names.count(n) > 1})
     assert not dupes, f"several models share the names {dupes}"
-    sources = [m for m in root.references() if isinstance(m, ColumnDataSource)]
+    sources = [m for m in models if isinstance(m, ColumnDataSource)]
     assert any(m.name for m in sources), "the plate has no named ColumnDataSource"
     for m in sources:
         lengths = {len(v) for v in m.data.values()}
@@ -98,13 +99,27 @@ def test_plate_view_builds_with_contract_models(slug):
     _check_contract(root, slug)
 
 
+@pytest.fixture(scope="module")
+def odd_link_page():
+    """slug -> (its served page from a link with a hostile setting, the page's model tree), built
+    once per module: the tests that read it change nothing in it."""
+    built = {}
+
+    def page_of(slug):
+        if slug not in built:
+            page = plate_page(slug, {"<b>bad</b>": "1"})
+            built[slug] = page, render(page)
+        return built[slug]
+
+    return page_of
+
+
 @pytest.mark.parametrize("slug", SLUGS)
-def test_plate_page_builds_with_contract_models(slug):
+def test_plate_page_builds_with_contract_models(slug, odd_link_page):
     # a served page with a hostile link setting: its notice must show, escaped (the static
     # variant differs only in its links; tests/app/test_export.py builds it for the lookup plate)
-    page = plate_page(slug, {"<b>bad</b>": "1"})
+    page, root = odd_link_page(slug)
     assert page.plate.slug == slug
-    root = render(page)
     _check_contract(root, slug)
     # the header names the plate and links back to the index
     cls = registry.plate_class(slug)
@@ -182,13 +197,12 @@ def test_registry_is_consistent():
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_hide_names_are_the_pages_own_and_an_unknown_one_is_reported(slug):
+def test_hide_names_are_the_pages_own_and_an_unknown_one_is_reported(slug, odd_link_page):
     """?hide= can name exactly the page's hideable models (page.js checks a link against the same
     list in an exported page); a name that is not one of them earns a notice and hides nothing."""
     from app.delivery.page import hideable_names
 
-    page = plate_page(slug)
-    root = render(page)
+    page, root = odd_link_page(slug)  # a notice for its odd setting adds no model that could be hidden
     names = hideable_names(page.plate)
     in_doc = {m.name for m in root.references() if m.name and "visible" in m.properties()}
     assert set(names) <= in_doc, set(names) - in_doc

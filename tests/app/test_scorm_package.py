@@ -19,6 +19,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from bokeh.model.util import collect_models
 from bokeh.models import ColumnDataSource, Plot, Widget
 
 from app.cli import main
@@ -154,7 +155,8 @@ def test_every_plate_declares_when_its_page_is_done(slug):
     assert isinstance(contract.SCORM_DONE, str) and len(contract.SCORM_DONE.split()) >= 2, contract.SCORM_DONE
     gesture = contract.SCORM_GESTURE
     plate = registry.plate_class(slug)()
-    named = {m.name: m for root in plate.bokeh_models() for m in root.references() if getattr(m, "name", None)}
+    # one walk over every root (a walk per root goes over the models they share again)
+    named = {m.name: m for m in collect_models(*plate.bokeh_models()) if getattr(m, "name", None)}
     if isinstance(gesture, Click):
         assert isinstance(named.get(gesture.name), Widget), f"{slug}: no widget named {gesture.name!r} to click"
         if gesture.holds is not None:

@@ -26,6 +26,7 @@ import re
 import numpy as np
 import param
 import pytest
+from bokeh.model.util import collect_models
 from bokeh.models import ColumnDataSource, Div
 
 from app.plates import registry
@@ -53,17 +54,16 @@ def plate(request):
 
 
 def _models(plate):
-    """Every ColumnDataSource and Div the plate's view holds (found once)."""
-    seen, sources, divs = set(), [], []
-    for root in plate.bokeh_models():
-        for m in root.references():
-            if id(m) in seen:
-                continue
-            seen.add(id(m))
-            if isinstance(m, ColumnDataSource):
-                sources.append(m)
-            elif isinstance(m, Div) and not (m.name or "").startswith("ae-lib-"):
-                divs.append(m)  # the shared JS library travels as a Div's text; it is code, not page
+    """Every ColumnDataSource and Div the plate's view holds (found once).
+
+    One walk over all the roots: each root's own references() walked the sources and layouts the
+    roots share again, 29 walks for learn's plate (0.44 s against 0.03 s for the one walk)."""
+    sources, divs = [], []
+    for m in collect_models(*plate.bokeh_models()):
+        if isinstance(m, ColumnDataSource):
+            sources.append(m)
+        elif isinstance(m, Div) and not (m.name or "").startswith("ae-lib-"):
+            divs.append(m)  # the shared JS library travels as a Div's text; it is code, not page
     return sources, divs
 
 

@@ -16,6 +16,7 @@ from panel.io import server as ps
 from panel.io.state import set_curdoc
 
 from app.delivery.page import index_page, plate_page
+import tiers  # tests/tiers.py (on the path: tests/conftest.py)
 from app.plates import registry
 from app.workarounds.cached_bundles import _document_of, cached_bundles
 
@@ -61,7 +62,7 @@ def bundles():
     kept.clear()
 
 
-@pytest.mark.parametrize("slug", [None, *registry.slugs()])
+@pytest.mark.parametrize("slug", tiers.pages(registry.slugs(), index_id="None"))
 def test_a_pages_scripts_and_stylesheets_are_panels_and_worked_out_once_per_kind_of_page(slug, bundles):
     own = ps.bundle_resources._ae_original
     first, second = served_doc(slug), served_doc(slug)

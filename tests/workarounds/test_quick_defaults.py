@@ -15,6 +15,7 @@ from bokeh.document import Document
 from bokeh.model import Model
 from panel.io.state import set_curdoc
 
+import tiers  # tests/tiers.py (on the path: tests/conftest.py)
 from app.plates import registry
 from app.workarounds.quick_defaults import quick_defaults
 from app.workarounds.quick_properties import quick_properties
@@ -93,7 +94,7 @@ def page(slug) -> Document:
     return doc
 
 
-@pytest.mark.parametrize("slug", [None, *registry.slugs()])
+@pytest.mark.parametrize("slug", tiers.pages(registry.slugs(), index_id="None"))
 def test_a_page_with_all_the_shortcuts_is_the_same_document(slug):
     restore()
     plain = normalised(page(slug))

@@ -16,6 +16,7 @@ from bokeh.models import ColumnDataSource, Div, Plot, Range1d
 from bokeh.themes import Theme
 from panel.io.state import set_curdoc
 
+import tiers  # tests/tiers.py (on the path: tests/conftest.py)
 from app.plates import registry
 from app.workarounds.quick_properties import quick_properties
 from app.delivery.server import fill_document
@@ -50,7 +51,7 @@ def as_json(doc, method) -> str:
         HasProps.query_properties_with_values = OWN
 
 
-@pytest.mark.parametrize("slug", [None, *registry.slugs()])
+@pytest.mark.parametrize("slug", tiers.pages(registry.slugs(), index_id="None"))
 def test_every_served_page_is_sent_as_bokeh_sends_it(slug, quick):
     # Each order once: serialising with Bokeh's method first materialises defaults that the
     # shortcut leaves alone, and the other way round.

@@ -12,6 +12,7 @@ from bokeh.models import ColumnDataSource, CustomJS, Div, Plot, Range1d, Title
 from bokeh.themes import Theme
 from panel.io.state import set_curdoc
 
+import tiers  # tests/tiers.py (on the path: tests/conftest.py)
 from app.plates import registry
 from app.workarounds.quick_references import existing_models, quick_references
 from app.delivery.server import fill_document
@@ -33,7 +34,7 @@ def ids(models) -> set[str]:
     return {m.id for m in models}
 
 
-@pytest.mark.parametrize("slug", [None, *registry.slugs()])
+@pytest.mark.parametrize("slug", tiers.pages(registry.slugs(), index_id="None"))
 def test_a_page_built_with_the_shortcut_holds_the_models_bokeh_finds(slug, quick):
     doc = Document()
     with set_curdoc(doc):

@@ -17,6 +17,7 @@ import pytest
 from bokeh.document import Document
 from bokeh.models import Column, Div
 
+import tiers  # tests/tiers.py (on the path: tests/conftest.py)
 from app.plates import registry
 from app.delivery.server import fill_document
 from app.workarounds.served_bokeh_only import bokeh_layout_tree, bokeh_layouts, serve_without_panel_js
@@ -84,7 +85,7 @@ def points_at_panel(doc) -> list:
 
 
 @pytest.mark.parametrize("args", [{}, {"theme": "dark", "n": "999"}], ids=["plain", "odd-link"])
-@pytest.mark.parametrize("slug", [None, *SLUGS], ids=["index", *SLUGS])
+@pytest.mark.parametrize("slug", tiers.pages(SLUGS))
 def test_a_swapped_page_is_the_same_page_in_bokeh_models_only(slug, args, monkeypatch):
     from bokeh.model.util import collect_models
 
@@ -102,7 +103,7 @@ def test_a_swapped_page_is_the_same_page_in_bokeh_models_only(slug, args, monkey
 
 
 @pytest.mark.parametrize("args", [{}, {"theme": "dark", "n": "999"}], ids=["plain", "odd-link"])
-@pytest.mark.parametrize("slug", [None, *SLUGS], ids=["index", *SLUGS])
+@pytest.mark.parametrize("slug", tiers.pages(SLUGS))
 def test_the_server_builds_every_session_without_panel_models(slug, args, monkeypatch):
     doc = build(slug, args, monkeypatch, swap=True)
     assert panel_models(doc) == []
@@ -110,6 +111,21 @@ def test_the_server_builds_every_session_without_panel_models(slug, args, monkey
     names = {m.name for m in doc.models if m.name}
     assert "ae-notices" in names and "ae-header" in names  # page.js finds the page's parts by name
     assert doc.callbacks.js_event_callbacks.get("document_ready")
+
+
+@pytest.mark.every_page
+def test_the_check_pages_hold_every_kind_of_model(monkeypatch):
+    """make check holds the workarounds to Bokeh's and Panel's own way on tests/tiers.py's
+    CHECK_PAGES only: together their documents, built either way, must hold every kind of model
+    that any page's does."""
+    kinds: dict = {}
+    for slug in (None, *SLUGS):
+        for swap in (False, True):
+            kinds.setdefault(slug, set()).update(m.__qualified_model__ for m in build(slug, {}, monkeypatch, swap).models)
+    every = set().union(*kinds.values())
+    assert set(tiers.CHECK_PAGES) <= set(kinds)
+    assert set().union(*(kinds[s] for s in tiers.CHECK_PAGES)) == every, sorted(every - set().union(
+        *(kinds[s] for s in tiers.CHECK_PAGES)))
 
 
 def test_a_grid_cell_is_swapped_and_a_panel_model_without_a_bokeh_twin_stays():

@@ -84,12 +84,14 @@ def search(key_lengths=(1.0, 1.5, 2.0, 2.5), query_lengths=(1.0, 1.5, 2.0, 2.5))
     k1 = np.arange(0, 40, 5)  # below the query
     k2 = np.arange(45, 105, 5)  # above it
     rest = np.arange(110, 345, 5)
-    grid = np.array([
-        (a, b, c, d, e)
-        for a, b in itertools.product(k1, k2)
-        for c, d, e in itertools.combinations(rest, 3)
-        if c - b >= 30 and d - c >= 30 and e - d >= 30 and 360 + a - e >= 30
-    ], dtype=float)  # (B, 5)
+    # Every (a, b) with every three of the rest (c < d < e), in that order, whose neighbours are
+    # 30° apart or more: the same rows in the same order as a loop over the 1.6 million
+    # candidates, in numpy (0.18 CPU-s against 0.88).
+    ab = np.array(list(itertools.product(k1, k2)))  # (96, 2)
+    cde = np.array(list(itertools.combinations(rest, 3)))  # (C, 3)
+    cde = cde[(cde[:, 1] - cde[:, 0] >= 30) & (cde[:, 2] - cde[:, 1] >= 30)]  # (C', 3)
+    grid = np.concatenate([np.repeat(ab, len(cde), axis=0), np.tile(cde, (len(ab), 1))], axis=1)  # (96 C', 5)
+    grid = grid[(grid[:, 2] - grid[:, 1] >= 30) & (360 + grid[:, 0] - grid[:, 4] >= 30)].astype(float)  # (B, 5)
     gaps = np.diff(np.concatenate([grid, grid[:, :1] + 360], axis=1), axis=1)  # (B, 5)
     uneven = gaps.std(axis=1)  # (B,)
     for key_len, q_len in itertools.product(key_lengths, query_lengths):

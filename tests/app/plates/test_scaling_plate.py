@@ -14,6 +14,7 @@ import numpy as np
 import panel as pn
 import pytest
 from bokeh.document import Document
+from bokeh.model.util import collect_models
 
 import attention_core as ac
 from app.delivery.page import plate_page
@@ -241,7 +242,7 @@ def test_the_page_is_data_py():
     p = ScalingPlate()
     for d_k, scaled in [(64, False), (1, True), (1024, False), (8, True)]:
         p.d_k, p.scaled = d_k, scaled
-        named = {m.name: m for root in p.bokeh_models() for m in root.references() if getattr(m, "name", None)}
+        named = {m.name: m for m in collect_models(*p.bokeh_models()) if getattr(m, "name", None)}
         for name, data in sources(p.state).items():
             assert dict(named[name].data) == data, (d_k, scaled, name)
         words = texts(p.state)

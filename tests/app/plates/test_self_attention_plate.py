@@ -379,9 +379,12 @@ def test_widgets_drive_the_state_inside_a_document(plate):
     ("shuffle_w", None), ("shuffle_w", 2.5), ("shuffle_w", 999), ("shuffle_w", -1), ("shuffle_w", float("nan")),
     ("n_w", 2), ("n_w", 99), ("n_w", 4.5), ("n_w", float("inf")),
 ])
-def test_bad_widget_values_get_a_message_and_change_nothing(widget, value):
-    plate = SelfAttentionPlate(n=6, shuffle=4, positions=True)
+def test_bad_widget_values_get_a_message_and_change_nothing(widget, value, refusing):
+    plate, start = refusing
     good = plate.state.param.values()
+    # Nothing may change, so every case meets the plate as the first one did (each case ends by
+    # setting its way back): a refusal that left anything behind fails the next case.
+    assert good == start and plate.message_div.text == ""
     setattr(getattr(plate, widget), "value", value)  # no exception may escape
     assert plate.state.param.values() == good
     msg = plate.message_div.text
@@ -396,6 +399,17 @@ def test_bad_widget_values_get_a_message_and_change_nothing(widget, value):
     plate.shuffle_w.value = 7  # the next good value clears the message
     assert plate.state.shuffle == 7 and plate.message_div.text == ""
     assert_view_matches_state(plate)
+    plate.shuffle_w.value = 4
+    assert plate.state.param.values() == start
+    assert_view_matches_state(plate)
+
+
+@pytest.fixture(scope="module")
+def refusing():
+    """(one plate, its state's values) for every bad-value case: building a plate costs more than
+    the case itself."""
+    plate = SelfAttentionPlate(n=6, shuffle=4, positions=True)
+    return plate, plate.state.param.values()
 
 
 # --------------------------------------------------------------------------- builds without a server

@@ -4,8 +4,9 @@ violation is allowed, nor any of the landmark rules (one main landmark, all cont
 
 The served pages are audited in the default mode with the table view open (so its tables are
 audited too), with every rule axe runs by default; the exported files, which read the same URL
-parameters in the browser, in the dark, presentation and embedded modes, with the rules each
-mode can change (MODES). axe-core is installed by `npm ci` in tests/browser (.ci/run does it;
+parameters in the browser, in the dark and embedded modes, with the rules each mode can change
+(MODES), and in presentation mode (PRESENT) in the load tests/browser/test_scenes.py makes of each
+exported plate in its 16:9 presentation room (1280×720, its first scene). axe-core is installed by `npm ci` in tests/browser (.ci/run does it;
 this module does it too when node_modules lacks it).
 """
 
@@ -32,8 +33,8 @@ LANDMARKS = ("landmark-one-main", "region")
 # larger type overflows scrolls); embedding hides the header, the navigation and the text, and
 # fits what is left to the frame, which may touch any rule.
 COLOURS = ("color-contrast", "link-in-text-block")
-MODES = {"theme=dark": COLOURS, "present=1": (*COLOURS, "scrollable-region-focusable", "avoid-inline-spacing"),
-         "embed=1": None}
+MODES = {"theme=dark": COLOURS, "embed=1": None}
+PRESENT = (*COLOURS, "scrollable-region-focusable", "avoid-inline-spacing")  # ?present=1: test_scenes.py
 
 READY = r"""() => {
   if (!window.Bokeh || !Bokeh.documents || !Bokeh.documents.length || !Bokeh.documents[0].is_idle) return false;
@@ -100,6 +101,12 @@ def audit(page, axe_source: str, url: str, open_tables: bool = False, rules=None
     if open_tables:
         page.get_by_role("button", name="Show the numbers as tables").click()
         page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('ae-tables').text.includes('<table>')")
+    return violations(page, axe_source, rules)
+
+
+def violations(page, axe_source: str, rules=None) -> list[str]:
+    """axe-core's serious and critical violations, and those of the landmark rules, on the page
+    as it is (`rules`, or all it runs by default)."""
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         page.add_script_tag(content=axe_source)
     found = page.evaluate(RUN, list(rules) if rules else None)

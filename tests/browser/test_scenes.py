@@ -13,7 +13,9 @@ page (AEScenes.go) in each room; after each scene's fit:
 - no slider's handle (as large as the type) reaches up into its title.
 The rooms: a 960×540 slide frame in present mode, the same page resized to 1280×720 while open
 (back through the scenes), and a present page at 1280×720 (with its scene bar), resized to
-1920×1080 at the end: the same scene, every text 1.5 times as large. An embedded frame without
+1920×1080 at the end: the same scene, every text 1.5 times as large. In the present room the
+first scene is also audited by axe-core with the rules presentation mode can change
+(tests/browser/test_axe.py's PRESENT), in the same load. An embedded frame without
 present mode (type 14 px or more) is held by tests/browser/test_embed_fit.py. Then a present page
 steps through its scenes with the presenter's keys, and the state carries over.
 """
@@ -27,6 +29,7 @@ import pytest
 from app.plates import registry
 from app.shared import scenes as rules
 from helpers import angle_slider_handle, assert_matches_core, core_state, read_state
+from test_axe import PRESENT, READY as AXE_READY, axe_source, violations  # noqa: F401 (axe_source: the fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -201,10 +204,11 @@ def same_scene_larger(small: dict, large: dict, factor: float) -> list[str]:
 
 @pytest.mark.parametrize("kind", list(PAGES))
 @pytest.mark.parametrize("slug", PLATES)
-def test_every_scene_reads_in_the_room(new_tab, exports, slug, kind):
+def test_every_scene_reads_in_the_room(new_tab, exports, slug, kind, request):
     scenes = registry.plate_class(slug).scenes
     assert len(scenes) >= 2, f"{slug} declares {len(scenes)} scene(s); a plate has two or more"
     settings, rooms = PAGES[kind]
+    no_axe = ""
     tab = new_tab(viewport={"width": rooms[0][1], "height": rooms[0][2]})
     page = tab.page
     page.goto((exports("on") / f"{slug}.html").as_uri() + "?" + settings)
@@ -218,6 +222,14 @@ def test_every_scene_reads_in_the_room(new_tab, exports, slug, kind):
                 page.evaluate("(i) => AEScenes.go(i)", i)
             page.wait_for_function(SETTLED_AT, arg=[i, room[1], room[2]], timeout=20_000)
             problems += check_scene(page, slug, scenes[i], room)
+            if kind == "present" and k == 0:  # the accessibility audit of presentation mode
+                try:
+                    axe = request.getfixturevalue("axe_source")
+                except pytest.skip.Exception as exc:  # no axe-core (no npm): the scenes are still checked
+                    no_axe = str(exc)
+                else:
+                    page.wait_for_function(AXE_READY, timeout=20_000)  # as test_axe.py audits a page
+                    problems += [f"{slug} ?present=1, axe: {v}" for v in violations(page, axe, PRESENT)]
     if kind == "present":  # a larger present page: the same scene, larger
         i, before = order[-1], largest_sizes(page)
         page.set_viewport_size({"width": 1920, "height": 1080})
@@ -226,6 +238,8 @@ def test_every_scene_reads_in_the_room(new_tab, exports, slug, kind):
                      for p in same_scene_larger(before, largest_sizes(page), 1.5)]
     tab.assert_no_errors()
     assert not problems, "\n".join(problems)
+    if no_axe:
+        pytest.skip(f"the scenes read in the room; the axe audit of ?present=1 could not run: {no_axe}")
 
 
 # Takes the focus out of whatever has it, through the shadow roots it sits in.

@@ -62,6 +62,7 @@ check: $(STAMP)
 
 test: $(STAMP)
 	@sh .ci/ensure-chromium
+	@sh .ci/ensure-test-tools $(PY)
 	$(PY) -m pytest -q $(PYTEST_WORKERS)
 
 # Every plate at 1280x720 and 390x844, written over the visual test's references in

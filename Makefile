@@ -48,8 +48,8 @@ TEST_WORKERS ?= 2
 PYTEST_WORKERS := $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist worksteal)
 
 # make check: the tests that need no browser, no server, no node and no kernel (the core, the
-# plates' Python, the links, the export's files), in 73 s in a fresh clone on a 2-core machine
-# that other jobs shared (load average 5 falling to 3); tests/conftest.py says how a test is
+# plates' Python, the links, the export's files), in 69 s in a fresh clone on a 2-core machine
+# with nothing else running; tests/conftest.py says how a test is
 # sorted, and fails one that starts what it is not marked for. Three things run smaller
 # there than in make test: test_state_properties runs 1,000 generated cases per plate (50 of
 # them a page's) instead of 10,000 (200); a test marked whole_export (every page of
